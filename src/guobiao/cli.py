@@ -1,0 +1,313 @@
+"""The ``guobiao`` command line: score hands, find waits and shanten.
+
+An adapter over the core: it parses text, calls the library and prints with rich.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any, NoReturn
+
+import click
+from rich.console import Console
+from rich.table import Table
+
+from . import __version__
+from .calculator import PROFILES, calculate
+from .context import WinContext, Wind
+from .hand import Hand, format_hand, parse_hand
+from .jsonio import evaluate, result_to_json
+from .result import MINIMUM_POINTS, FanResult, InvalidHandError
+from .tiles import TILES, Tile, TileParseError
+
+__all__ = ["main"]
+
+_HAND_HELP = """\b
+HAND grammar (white space ignored):
+  [W1W2W3]      an exposed meld (chow, pung or kong); [F1F1F1:2] names the
+                offering seat (1 next, 2 opposite, 3 previous)
+  (B5B5B5B5)    a concealed kong
+  B4B5B6T7T8    standing tiles
+  +T9           the winning tile
+  H1H2          flowers, anywhere outside melds
+Tiles: W1-W9 万 characters, B1-B9 饼 dots, T1-T9 条 bamboo, F1-F4 东南西北,
+J1-J3 中发白, H1-H8 flowers; or compact: 123m 456p 789s 1234567z (东南西北中发白)
+12f (flowers), e.g. "[123m][111z]456p78s +9s"."""
+
+
+def _console(ascii_only: bool = False) -> Console:
+    return Console(highlight=False, emoji=False, safe_box=ascii_only)
+
+
+def _fail(message: str, code: int = 2) -> NoReturn:
+    click.echo(f"error: {message}", err=True)
+    sys.exit(code)
+
+
+def _parse_or_fail(text: str) -> Hand:
+    try:
+        return parse_hand(text)
+    except TileParseError as err:
+        pointer = ""
+        if err.position is not None:
+            pointer = f"\n  {text}\n  {' ' * err.position}^"
+        _fail(f"{err}{pointer}")
+
+
+class _WindType(click.ParamType[Wind, Any]):
+    name = "wind"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Wind:
+        if isinstance(value, Wind):
+            return value
+        try:
+            return Wind.parse(str(value))
+        except ValueError as err:
+            self.fail(str(err), param, ctx)
+
+
+WIND = _WindType()
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="guobiao")
+def main() -> None:
+    """guobiao: Chinese Official Mahjong (国标麻将, MCR) by the 1998 competition rules.
+
+    \b
+    Examples:
+      guobiao fan "W1W1W1W2W3W4W5W6W7W8W9W9W9 +W5"      score a hand
+      guobiao fan "[123m][111z]456p78s99p +9s" --explain  and say why
+      guobiao fan --jsonl --rules mil < hands.jsonl      score a stream
+      guobiao tiles                                      the tile notations
+    """
+
+
+def _tile_text(tile: Tile, style: str) -> str:
+    if style == "glyph":
+        return tile.glyph
+    if style == "chinese":
+        return tile.chinese
+    return str(tile)
+
+
+def _show_hand(hand: Hand, win: Tile, style: str) -> str:
+    if style == "botzone":
+        return format_hand(Hand(hand.concealed, hand.melds, win, hand.flowers))
+    parts = []
+    for meld in hand.melds:
+        body = " ".join(_tile_text(t, style) for t in meld.tiles)
+        parts.append(f"({body})" if meld.is_concealed else f"[{body}]")
+    parts.append(" ".join(_tile_text(t, style) for t in hand.concealed))
+    parts.append("+ " + _tile_text(win, style))
+    return "  ".join(parts)
+
+
+def _print_result(
+    console: Console, hand: Hand, context: WinContext, result: FanResult, style: str, explain: bool
+) -> None:
+    console.print(f"Hand: {_show_hand(hand, context.win_tile, style)}")
+    if result.decomposition:
+        console.print(f"Shape: {result.decomposition}")
+    table = Table(show_header=True, header_style="bold")
+    table.add_column("番种")
+    table.add_column("Fan")
+    table.add_column("Points", justify="right")
+    table.add_column("×", justify="right")
+    table.add_column("Subtotal", justify="right")
+    if any(f.basis for f in result.fans):
+        table.add_column("On")
+    for fan in result.fans:
+        row = [fan.fan.zh, fan.fan.en, str(fan.points), str(fan.count), str(fan.total)]
+        if any(f.basis for f in result.fans):
+            row.append("; ".join(fan.basis))
+        table.add_row(*row)
+    console.print(table)
+    flowers = f" (flowers {result.flower_points})" if result.flower_points else ""
+    console.print(f"Total: [bold]{result.total}[/bold]{flowers}")
+    if result.meets_minimum:
+        console.print(f"Meets the {MINIMUM_POINTS}-point minimum (起和分): yes")
+    else:
+        console.print(
+            f"Meets the {MINIMUM_POINTS}-point minimum (起和分): [bold red]no[/bold red] "
+            f"({result.points_without_flowers} without flowers): not a valid win"
+        )
+    if explain:
+        if result.excluded:
+            console.print("\nShown by the hand but not counted:")
+            for item in result.excluded:
+                console.print(f"  {item.fan.zh} {item.fan.en}: {item.reason}")
+        else:
+            console.print("\nNo displayed fan was excluded.")
+
+
+def _jsonl(rules: str) -> None:
+    for number, line in enumerate(sys.stdin, start=1):
+        if not line.strip():
+            continue
+        try:
+            obj = json.loads(line)
+        except json.JSONDecodeError as err:
+            out: dict[str, Any] = {
+                "ok": False,
+                "reason": "invalid",
+                "message": f"line {number}: not JSON: {err.msg} at column {err.colno}",
+            }
+        else:
+            out = evaluate(obj, rules)
+        sys.stdout.write(json.dumps(out, ensure_ascii=False) + "\n")
+        sys.stdout.flush()
+
+
+@main.command(epilog=_HAND_HELP)
+@click.argument("hand", required=False)
+@click.option("--win", "win_text", metavar="TILE", help="The winning tile, if HAND has no '+'.")
+@click.option("-s", "--self-drawn", is_flag=True, help="Won by self-draw (自摸).")
+@click.option("-4", "--fourth-tile", is_flag=True, help="The last copy of the tile (和绝张).")
+@click.option(
+    "-k",
+    "--kong",
+    is_flag=True,
+    help="Kong-related: 杠上开花 when self-drawn, else 抢杠和 (robbing a kong).",
+)
+@click.option(
+    "-l",
+    "--last-tile",
+    is_flag=True,
+    help="Last tile of the wall: 妙手回春 when self-drawn, else 海底捞月.",
+)
+@click.option("--seat", type=WIND, default="E", show_default=True, help="Seat wind 门风: E S W N.")
+@click.option(
+    "--round",
+    "round_wind",
+    type=WIND,
+    default="E",
+    show_default=True,
+    help="Prevalent wind 圈风: E S W N.",
+)
+@click.option(
+    "--flowers",
+    type=click.IntRange(0, 8),
+    default=None,
+    help="Number of flowers (or write them in HAND as H1.. / 1f..).",
+)
+@click.option(
+    "--rules",
+    type=click.Choice(PROFILES),
+    default="1998",
+    show_default=True,
+    help="Fan profile: 1998 (the rules text) or mil (modern reference reading).",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of a table.")
+@click.option(
+    "--jsonl", is_flag=True, help="Read JSON hands from stdin, one per line; write results."
+)
+@click.option(
+    "--explain", is_flag=True, help="Also show fans the hand displays but does not count, and why."
+)
+@click.option(
+    "--tiles",
+    "style",
+    type=click.Choice(["botzone", "glyph", "chinese"]),
+    default="botzone",
+    show_default=True,
+    help="How to show tiles.",
+)
+def fan(
+    hand: str | None,
+    win_text: str | None,
+    self_drawn: bool,
+    fourth_tile: bool,
+    kong: bool,
+    last_tile: bool,
+    seat: Wind,
+    round_wind: Wind,
+    flowers: int | None,
+    rules: str,
+    as_json: bool,
+    jsonl: bool,
+    explain: bool,
+    style: str,
+) -> None:
+    """Score a winning hand: every fan (番), its points, the total and the 8-point minimum.
+
+    \b
+    Examples:
+      guobiao fan "W1W1W1W2W3W4W5W6W7W8W9W9W9 +W5"
+      guobiao fan "[W1W2W3][F1F1F1]B4B5B6T7T8B1B1 +T9" --seat E --round E
+      guobiao fan "W2W3W4W2W3W4B2B3B4B5B6B7T5 +T5" --self-drawn --explain
+      guobiao fan --jsonl --rules mil < hands.jsonl > scores.jsonl
+    """
+    if jsonl:
+        if hand is not None:
+            _fail("--jsonl reads hands from stdin: give no HAND")
+        _jsonl(rules)
+        return
+    if hand is None:
+        _fail("give a HAND (see 'guobiao fan --help'), or --jsonl to read JSON lines")
+    parsed = _parse_or_fail(hand)
+    win = parsed.win_tile
+    if win_text is not None:
+        try:
+            win_from_option = Tile.parse(win_text)
+        except TileParseError as err:
+            _fail(f"--win: {err}")
+        if win is not None and win != win_from_option:
+            _fail(f"the hand's winning tile +{win} and --win {win_from_option} differ")
+        win = win_from_option
+    if win is None:
+        _fail("no winning tile: end HAND with '+TILE' (e.g. '+W5') or pass --win")
+    if win.is_flower:
+        _fail("a flower cannot be the winning tile")
+    if flowers is not None and parsed.flowers and flowers != len(parsed.flowers):
+        _fail(f"--flowers {flowers} but HAND shows {len(parsed.flowers)} flower(s)")
+    context = WinContext(
+        win_tile=win,
+        self_drawn=self_drawn,
+        fourth_tile=fourth_tile,
+        kong=kong,
+        last_tile=last_tile,
+        seat_wind=seat,
+        round_wind=round_wind,
+        flowers=flowers if flowers is not None else len(parsed.flowers),
+    )
+    hand_obj = Hand(parsed.concealed, parsed.melds, None, parsed.flowers)
+    try:
+        result = calculate(hand_obj, context, rules, explain=explain)
+    except InvalidHandError as err:
+        if as_json:
+            click.echo(
+                json.dumps(
+                    {"ok": False, "reason": "invalid", "message": str(err)}, ensure_ascii=False
+                )
+            )
+            sys.exit(1)
+        _fail(f"impossible hand: {err}", 1)
+    if as_json:
+        out = result_to_json(result)
+        if explain and result.is_winning:
+            out["excluded"] = [
+                {"zh": e.fan.zh, "en": e.fan.en, "reason": e.reason} for e in result.excluded
+            ]
+            out["shape"] = result.decomposition
+        click.echo(json.dumps(out, ensure_ascii=False))
+        sys.exit(0 if result.is_winning else 1)
+    if not result.is_winning:
+        _fail(
+            f"not a winning hand: {format_hand(Hand(parsed.concealed, parsed.melds, win))} "
+            "forms no winning shape (4 sets + pair, 七对, 十三幺, 全不靠, 组合龙)",
+            1,
+        )
+    _print_result(_console(), hand_obj, context, result, style, explain)
+
+
+@main.command()
+def tiles() -> None:
+    """Show every tile in each notation (Botzone, compact, 中文, glyph)."""
+    table = Table(show_header=True, header_style="bold")
+    for column in ("Botzone", "compact", "中文", "glyph"):
+        table.add_column(column)
+    for tile in TILES:
+        table.add_row(str(tile), tile.compact, tile.chinese, tile.glyph)
+    _console().print(table)

@@ -1,0 +1,163 @@
+"""Winning shapes (第八条二) and the decompositions of a hand into sets and a pair.
+
+Tiles here are plain ints 0-33 (the :class:`~guobiao.tiles.Tile` indexes) and hands are counts
+arrays of length 34: this module is on the hot path of the fan calculator and of shanten.
+
+A *set* is encoded as an int ``kind * 64 + tile`` with ``kind`` one of :data:`CHOW` (``tile`` is the
+lowest tile), :data:`PUNG`, :data:`KONG` or :data:`PAIR`; sort order of encoded sets is stable.
+Per-suit decompositions are memoised by suit pattern, so that a hand is split by combining at most
+four small cached tables instead of searching the whole hand.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import cache
+from itertools import product
+
+__all__ = [
+    "CHOW",
+    "KNITTED_STRAIGHTS",
+    "KONG",
+    "PAIR",
+    "PUNG",
+    "THIRTEEN_ORPHANS",
+    "decompose",
+    "is_honors_and_knitted",
+    "is_seven_pairs",
+    "is_thirteen_orphans",
+    "knitted_straight_in",
+    "set_kind",
+    "set_tile",
+]
+
+CHOW, PUNG, KONG, PAIR = 0, 1, 2, 3
+
+THIRTEEN_ORPHANS: tuple[int, ...] = (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)
+
+# 组合龙: 147, 258, 369 each in a different suit (six arrangements).
+KNITTED_STRAIGHTS: tuple[tuple[int, ...], ...] = tuple(
+    tuple(
+        sorted(
+            suit * 9 + r
+            for suit, start in zip(order, (0, 1, 2), strict=True)
+            for r in (start, start + 3, start + 6)
+        )
+    )
+    for order in ((0, 1, 2), (0, 2, 1), (1, 0, 2), (1, 2, 0), (2, 0, 1), (2, 1, 0))
+)
+
+
+def set_kind(encoded: int) -> int:
+    return encoded >> 6
+
+
+def set_tile(encoded: int) -> int:
+    return encoded & 63
+
+
+@cache
+def _suit_splits(
+    pattern: tuple[int, ...], base: int, chows: bool
+) -> tuple[tuple[tuple[int, ...], bool], ...]:
+    """Every way to split one suit's counts into sets and at most one pair.
+
+    Returns (sets, has_pair) pairs; each ``sets`` is a sorted tuple of encoded sets with tiles
+    offset by ``base``.
+    """
+    results: set[tuple[tuple[int, ...], bool]] = set()
+    counts = list(pattern)
+    n = len(counts)
+    chosen: list[int] = []
+
+    def walk(i: int, pair_used: bool) -> None:
+        while i < n and counts[i] == 0:
+            i += 1
+        if i == n:
+            results.add((tuple(sorted(chosen)), pair_used))
+            return
+        t = base + i
+        if counts[i] >= 3:
+            counts[i] -= 3
+            chosen.append(PUNG << 6 | t)
+            walk(i, pair_used)
+            chosen.pop()
+            counts[i] += 3
+        if not pair_used and counts[i] >= 2:
+            counts[i] -= 2
+            chosen.append(PAIR << 6 | t)
+            walk(i, True)
+            chosen.pop()
+            counts[i] += 2
+        if chows and i + 2 < n and counts[i + 1] and counts[i + 2]:
+            counts[i] -= 1
+            counts[i + 1] -= 1
+            counts[i + 2] -= 1
+            chosen.append(CHOW << 6 | t)
+            walk(i, pair_used)
+            chosen.pop()
+            counts[i] += 1
+            counts[i + 1] += 1
+            counts[i + 2] += 1
+
+    walk(0, False)
+    return tuple(sorted(results))
+
+
+_SUIT_SPANS = ((0, 9, True), (9, 18, True), (18, 27, True), (27, 34, False))
+
+
+def decompose(counts: Sequence[int]) -> list[tuple[int, ...]]:
+    """All ways to split standing tiles (3n+2 of them) into n sets and one pair.
+
+    Each result is a sorted tuple of encoded sets (exactly one :data:`PAIR`). Sets are pungs and
+    chows only: declared melds are not part of ``counts``.
+    """
+    per_suit: list[tuple[tuple[tuple[int, ...], bool], ...]] = []
+    for start, stop, chows in _SUIT_SPANS:
+        pattern = tuple(counts[start:stop])
+        if not any(pattern):
+            continue
+        splits = _suit_splits(pattern, start, chows)
+        if not splits:
+            return []
+        per_suit.append(splits)
+    out: list[tuple[int, ...]] = []
+    for combo in product(*per_suit):
+        if sum(has_pair for _, has_pair in combo) != 1:
+            continue
+        sets: list[int] = []
+        for part, _ in combo:
+            sets.extend(part)
+        out.append(tuple(sorted(sets)))
+    return out
+
+
+def is_seven_pairs(counts: Sequence[int]) -> bool:
+    """七对: 14 standing tiles in pairs; four of a kind counts as two pairs (as the reference reads it)."""
+    return sum(counts) == 14 and all(c % 2 == 0 for c in counts)
+
+
+def is_thirteen_orphans(counts: Sequence[int]) -> bool:
+    """十三幺: one of each terminal and honour plus one duplicate of them."""
+    return (
+        sum(counts) == 14
+        and all(counts[t] >= 1 for t in THIRTEEN_ORPHANS)
+        and sum(counts[t] for t in THIRTEEN_ORPHANS) == 14
+    )
+
+
+def is_honors_and_knitted(counts: Sequence[int]) -> bool:
+    """全不靠: 14 distinct tiles, the suited ones from one knitted straight, the rest honours."""
+    if sum(counts) != 14 or any(c > 1 for c in counts):
+        return False
+    suited = {t for t in range(27) if counts[t]}
+    return len(suited) >= 7 and any(suited <= set(ks) for ks in KNITTED_STRAIGHTS)
+
+
+def knitted_straight_in(counts: Sequence[int]) -> tuple[int, ...] | None:
+    """The knitted straight (组合龙) the counts contain in full, if any."""
+    for ks in KNITTED_STRAIGHTS:
+        if all(counts[t] for t in ks):
+            return ks
+    return None

@@ -1,0 +1,232 @@
+"""Tiles (第三条): the 34 kinds of playing tile and the 8 flowers, and their notations.
+
+A :class:`Tile` is a small ``int`` (0-41) so that tables and counts index by it directly:
+
+====== ========= ====================== =====================
+index  Botzone   compact                 中文
+====== ========= ====================== =====================
+0-8    W1..W9    1m..9m                  一万..九万 (characters)
+9-17   B1..B9    1p..9p                  一饼..九饼 (dots)
+18-26  T1..T9    1s..9s                  一条..九条 (bamboo)
+27-30  F1..F4    1z..4z                  东风 南风 西风 北风
+31-33  J1..J3    5z..7z                  红中 发财 白板
+34-41  H1..H8    1f..8f                  春 夏 秋 冬 梅 兰 竹 菊
+====== ========= ====================== =====================
+
+``str(tile)`` is the Botzone name; :meth:`Tile.parse` reads any of the three notations.
+"""
+
+from __future__ import annotations
+
+from enum import IntEnum
+from typing import Final
+
+__all__ = [
+    "FLOWERS",
+    "KIND_COUNT",
+    "PLAYING_TILES",
+    "TERMINALS_AND_HONORS",
+    "TILES",
+    "Suit",
+    "Tile",
+    "TileParseError",
+]
+
+KIND_COUNT: Final = 34
+"""Number of kinds of playing tile (flowers excluded); counts arrays have this length."""
+
+
+class Suit(IntEnum):
+    """The six families of tiles, in index order."""
+
+    CHARACTERS = 0  # 万 W / m
+    DOTS = 1  # 饼 B / p
+    BAMBOO = 2  # 条 T / s
+    WINDS = 3  # 风 F / z1-4
+    DRAGONS = 4  # 箭 J / z5-7
+    FLOWERS = 5  # 花 H / f
+
+    @property
+    def is_numbered(self) -> bool:
+        return self <= Suit.BAMBOO
+
+    @property
+    def letter(self) -> str:
+        return "WBTFJH"[self]
+
+
+class TileParseError(ValueError):
+    """A text that names no tile (or no hand), with the offending text and its position."""
+
+    def __init__(self, message: str, text: str = "", position: int | None = None) -> None:
+        self.text = text
+        self.position = position
+        where = f" at position {position}" if position is not None else ""
+        super().__init__(f"{message}{where}" + (f": {text!r}" if text else ""))
+
+
+_SUIT_START = (0, 9, 18, 27, 31, 34)
+_SUIT_SIZE = (9, 9, 9, 4, 3, 8)
+_NUMERALS = "一二三四五六七八九"
+_SUIT_ZH = "万饼条"
+_HONOR_ZH = ("东风", "南风", "西风", "北风", "红中", "发财", "白板")
+_FLOWER_ZH = "春夏秋冬梅兰竹菊"
+# Unicode Mahjong Tiles block (U+1F000): winds, dragons, characters, bamboo, dots, flowers.
+_GLYPH_BASE = (0x1F007, 0x1F019, 0x1F010, 0x1F000, 0x1F004, 0x1F022)
+_DRAGON_GLYPH = (0x1F004, 0x1F005, 0x1F006)  # 中 发 白
+_FLOWER_GLYPH = (0x1F026, 0x1F027, 0x1F028, 0x1F029, 0x1F022, 0x1F023, 0x1F024, 0x1F025)
+
+
+class Tile(int):
+    """One tile kind, 0-41 (see the module table). Immutable and hashable like any int."""
+
+    __slots__ = ()
+
+    def __new__(cls, index: int) -> Tile:
+        if not 0 <= index < 42:
+            raise ValueError(f"tile index out of range 0-41: {index}")
+        return super().__new__(cls, index)
+
+    # -- structure -----------------------------------------------------------------
+    @property
+    def suit(self) -> Suit:
+        return _SUIT_OF[self]
+
+    @property
+    def rank(self) -> int:
+        """1-9 for suited tiles, 1-4 for winds (东南西北), 1-3 for dragons (中发白), 1-8 for flowers."""
+        return int(self) - _SUIT_START[_SUIT_OF[self]] + 1
+
+    @property
+    def is_suited(self) -> bool:
+        return int(self) < 27
+
+    @property
+    def is_honor(self) -> bool:
+        return 27 <= int(self) < 34
+
+    @property
+    def is_flower(self) -> bool:
+        return int(self) >= 34
+
+    @property
+    def is_terminal(self) -> bool:
+        return int(self) < 27 and int(self) % 9 in (0, 8)
+
+    @property
+    def is_terminal_or_honor(self) -> bool:
+        """幺九牌: 1s and 9s of the suits and all honours."""
+        return self.is_terminal or self.is_honor
+
+    # -- notations ------------------------------------------------------------------
+    def __str__(self) -> str:
+        return _BOTZONE[self]
+
+    def __repr__(self) -> str:
+        return f"Tile.parse({_BOTZONE[self]!r})"
+
+    @property
+    def compact(self) -> str:
+        """The compact form: ``5m``, ``1z`` (东) .. ``7z`` (白), ``1f`` .. ``8f``."""
+        return _COMPACT[self]
+
+    @property
+    def chinese(self) -> str:
+        return _CHINESE[self]
+
+    @property
+    def glyph(self) -> str:
+        """The Unicode tile glyph (U+1F000 block)."""
+        return _GLYPH[self]
+
+    @classmethod
+    def parse(cls, text: str) -> Tile:
+        """Read one tile in Botzone (``W5``), compact (``5m``) or Chinese (``五万``, ``东``) notation."""
+        key = text.strip()
+        for candidate in (key, key.upper(), key.lower()):
+            tile = _BY_NAME.get(candidate)
+            if tile is not None:  # Tile(0) is falsy: compare with None
+                return tile
+        raise TileParseError("not a tile name", text)
+
+    @classmethod
+    def from_suit_rank(cls, suit: Suit, rank: int) -> Tile:
+        if not 1 <= rank <= _SUIT_SIZE[suit]:
+            raise ValueError(f"rank {rank} out of range for {suit.name}")
+        return TILES[_SUIT_START[suit] + rank - 1]
+
+
+def _suit_of(index: int) -> Suit:
+    for suit in reversed(Suit):
+        if index >= _SUIT_START[suit]:
+            return suit
+    raise AssertionError(index)
+
+
+_SUIT_OF: Final = tuple(_suit_of(i) for i in range(42))
+
+
+def _botzone(index: int) -> str:
+    suit = _SUIT_OF[index]
+    return f"{suit.letter}{index - _SUIT_START[suit] + 1}"
+
+
+def _compact(index: int) -> str:
+    suit = _SUIT_OF[index]
+    if suit.is_numbered:
+        return f"{index % 9 + 1}{'mps'[suit]}"
+    if suit is Suit.FLOWERS:
+        return f"{index - 33}f"
+    return f"{index - 26}z"
+
+
+def _chinese(index: int) -> str:
+    suit = _SUIT_OF[index]
+    if suit.is_numbered:
+        return _NUMERALS[index % 9] + _SUIT_ZH[suit]
+    if suit is Suit.FLOWERS:
+        return _FLOWER_ZH[index - 34]
+    return _HONOR_ZH[index - 27]
+
+
+def _glyph(index: int) -> str:
+    suit = _SUIT_OF[index]
+    if suit is Suit.DRAGONS:
+        return chr(_DRAGON_GLYPH[index - 31])
+    if suit is Suit.FLOWERS:
+        return chr(_FLOWER_GLYPH[index - 34])
+    return chr(_GLYPH_BASE[suit] + index - _SUIT_START[suit])
+
+
+_BOTZONE: Final = tuple(_botzone(i) for i in range(42))
+_COMPACT: Final = tuple(_compact(i) for i in range(42))
+_CHINESE: Final = tuple(_chinese(i) for i in range(42))
+_GLYPH: Final = tuple(_glyph(i) for i in range(42))
+
+TILES: Final[tuple[Tile, ...]] = tuple(Tile(i) for i in range(42))
+"""Every tile kind by index; ``TILES[i]`` is the canonical instance."""
+PLAYING_TILES: Final = TILES[:KIND_COUNT]
+FLOWERS: Final = TILES[KIND_COUNT:]
+TERMINALS_AND_HONORS: Final = tuple(t for t in PLAYING_TILES if t.is_terminal_or_honor)
+
+
+def _names() -> dict[str, Tile]:
+    names: dict[str, Tile] = {}
+    for tile in TILES:
+        names[_BOTZONE[tile]] = tile
+        names[_COMPACT[tile]] = tile
+        names[_CHINESE[tile]] = tile
+        names[_GLYPH[tile]] = tile
+    for i, short in enumerate("东南西北中发白"):
+        names[short] = TILES[27 + i]
+    for i, alt in enumerate(("东", "南", "西", "北", "中", "發", "白")):
+        names.setdefault(alt, TILES[27 + i])
+    names["发"] = TILES[32]
+    names["红中"] = TILES[31]
+    for suit, alt in ((0, "萬"), (1, "筒"), (2, "索")):
+        for r in range(9):
+            names[_NUMERALS[r] + alt] = TILES[suit * 9 + r]
+    return names
+
+
+_BY_NAME: Final = _names()
