@@ -893,13 +893,12 @@ def _knitted_straight_fans(
             t[F.SELF_DRAWN] = 0
         else:
             t[F.CONCEALED_HAND] = 1
-    if ctx.win not in straight:
-        if not fixed:
-            if _is_unique_wait(rest, ctx.win):
-                concealed_sets = (other_set, PAIR << 6 | pair)
-                _wait_fans(concealed_sets, ctx.win, t)
-        else:
-            t[F.SINGLE_WAIT] = 1
+    # Waits beside a knitted straight: judged on the set and pair alone (the reference's reading).
+    if not fixed:
+        if rest[ctx.win] and _is_unique_wait(rest, ctx.win):
+            _wait_fans((other_set, PAIR << 6 | pair), ctx.win, t)
+    elif ctx.win not in straight or standing[ctx.win] == 3:
+        t[F.SINGLE_WAIT] = 1  # with a meld, the pair is the only open part
     _apply_implied(t, why)
     shape = " ".join(TILES[k].compact for k in straight)
     return t, f"组合龙 {shape} + {_format_set(other_set)} + {_format_set(PAIR << 6 | pair)}"
