@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import lru_cache
+from operator import mul
 
 from ._fan_ids import FAN_TABLE_SIZE, F
 from .context import WinContext
@@ -127,60 +128,72 @@ def _suit_complete(pattern: tuple[int, ...], chows: bool) -> tuple[bool, bool]:
     return (total % 3 == 0 and walk(0, False), total % 3 == 2 and walk(0, True))
 
 
+@lru_cache(maxsize=1 << 16)
+def _suit_completers(
+    pattern: tuple[int, ...], chows: bool
+) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """Ranks (0-based) whose addition makes the suit split into sets only / into sets and a pair."""
+    sets_only: list[int] = []
+    with_pair: list[int] = []
+    work = list(pattern)
+    for r in range(len(pattern)):
+        if not chows and not pattern[r]:
+            continue  # an honour tile not held cannot join any set
+        work[r] += 1
+        done, paired = _suit_complete(tuple(work), chows)
+        work[r] -= 1
+        if done:
+            sets_only.append(r)
+        if paired:
+            with_pair.append(r)
+    return tuple(sets_only), tuple(with_pair)
+
+
 _SPANS = ((0, 9, True), (9, 18, True), (18, 27, True), (27, 34, False))
 
 
-def _is_regular_complete(counts: Sequence[int]) -> bool:
-    pairs = 0
+@lru_cache(maxsize=1 << 16)
+def _regular_waits(counts: tuple[int, ...]) -> tuple[int, ...]:
+    statuses = []
     for start, stop, chows in _SPANS:
-        pattern = tuple(counts[start:stop])
-        total = sum(pattern)
-        if total == 0:
+        pattern = counts[start:stop]
+        mod = sum(pattern) % 3
+        done, paired = _suit_complete(pattern, chows)
+        statuses.append((pattern, chows, mod, (mod == 0 and done) or (mod == 2 and paired)))
+    waits: list[int] = []
+    for index, (start, _, _) in enumerate(_SPANS):
+        others = [st for i, st in enumerate(statuses) if i != index]
+        if not all(st[3] for st in others):
             continue
-        sets_only, with_pair = _suit_complete(pattern, chows)
-        if total % 3 == 2:
-            if not with_pair:
-                return False
-            pairs += 1
-        elif not sets_only:
-            return False
-    return pairs == 1
+        others_pairs = sum(1 for st in others if st[2] == 2)
+        pattern, chows, mod, _ = statuses[index]
+        sets_only, with_pair = _suit_completers(pattern, chows)
+        if mod == 2 and others_pairs == 1:
+            waits.extend(start + r for r in sets_only)
+        elif mod == 1 and others_pairs == 0:
+            waits.extend(start + r for r in with_pair)
+    return tuple(waits)
 
 
 def regular_waits(counts: Sequence[int]) -> list[int]:
     """Tiles that complete 3n+1 standing tiles into sets and a pair (a 5th copy included)."""
-    work = list(counts)
-    candidates: set[int] = set()
-    for t in range(34):
-        if work[t]:
-            candidates.add(t)
-            if t < 27:
-                r = t % 9
-                for d in (-2, -1, 1, 2):
-                    if 0 <= r + d < 9:
-                        candidates.add(t + d)
-    waits = []
-    for t in sorted(candidates):
-        work[t] += 1
-        if _is_regular_complete(work):
-            waits.append(t)
-        work[t] -= 1
-    return waits
+    return list(_regular_waits(tuple(counts)))
 
 
 def _is_unique_wait(standing: list[int], win: int) -> bool:
     """独听: exactly one tile kind completes the hand before the winning tile (regular or 七对)."""
     standing[win] -= 1
-    try:
-        waits = set(regular_waits(standing))
-        if sum(standing) == 13:
-            pairs = sum(c // 2 for c in standing)
-            if pairs == 6:
-                odd = [t for t in range(34) if standing[t] % 2]
-                waits.add(odd[0])
-        return len(waits) == 1
-    finally:
-        standing[win] += 1
+    key = tuple(standing)
+    standing[win] += 1
+    return _unique_wait(key)
+
+
+@lru_cache(maxsize=1 << 16)
+def _unique_wait(counts: tuple[int, ...]) -> bool:
+    waits = set(_regular_waits(counts))
+    if sum(counts) == 13 and sum(c // 2 for c in counts) == 6:
+        waits.add(next(t for t in range(34) if counts[t] % 2))  # 七对 waits on its single
+    return len(waits) == 1
 
 
 # --------------------------------------------------------------------------------------------
@@ -909,10 +922,11 @@ def _knitted_straight_fans(
 
 
 def _total(t: Sequence[int]) -> int:
-    return sum(t[i] * _POINTS[i] for i in range(1, FAN_TABLE_SIZE) if t[i])
+    return sum(map(mul, t, _POINTS))
 
 
 _POINTS = (0, *(f.points for f in Fan))
+_FANS: tuple[Fan, ...] = (Fan.CHICKEN_HAND, *Fan)  # index 0 is never counted
 
 
 def _format_set(s: int) -> str:
@@ -979,6 +993,9 @@ def _validate(hand: Hand, context: WinContext) -> tuple[list[int], list[int], bo
             f"抢杠和 (robbing a kong) is impossible: the other three {context.win_tile} are in the "
             "robbed pung, yet the hand holds one"
         )
+    if kong and not context.self_drawn and context.last_tile:
+        # 第七条七: a kong takes a replacement from the wall, so none is declared once it is empty.
+        raise InvalidHandError("抢杠和 (robbing a kong) cannot happen on the last tile of the wall")
     return standing, total, fourth, kong
 
 
@@ -1063,11 +1080,7 @@ def calculate(
     if best is None:
         return FanResult(fans=(), is_winning=False)
     flowers = context.flowers or len(hand.flowers)
-    fans = [
-        CountedFan(fan, best[fan.number])
-        for fan in Fan
-        if fan.number < FAN_TABLE_SIZE and best[fan.number] > 0
-    ]
+    fans = [CountedFan(_FANS[i], n) for i, n in enumerate(best) if n > 0]
     if flowers:
         fans.append(CountedFan(Fan.FLOWER_TILES, flowers))
     fans.sort(key=lambda f: (f.fan is Fan.FLOWER_TILES, -f.fan.points, f.fan.number))
