@@ -11,10 +11,22 @@ they differ only in 明暗杠 (docs/rules.md).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import lru_cache
 from operator import mul
 
 from ._fan_ids import FAN_TABLE_SIZE, F
+from ._tables import (
+    EAST,
+    GREEN,
+    IS_DRAGON,
+    IS_HONOR,
+    IS_TERMINAL,
+    IS_TERMINAL_OR_HONOR,
+    IS_WIND,
+    RANK,
+    REVERSIBLE,
+    SUIT,
+)
+from .combinations import chow_combinations, pung_combinations
 from .context import WinContext
 from .fans import Fan
 from .hand import Hand
@@ -30,27 +42,17 @@ from .shapes import (
     decompose,
 )
 from .tiles import TILES
+from .waits import is_unique_wait
 
-__all__ = ["PROFILES", "calculate", "regular_waits"]
+__all__ = ["PROFILES", "calculate"]
 
 PROFILES = ("1998", "mil")
 
 _FANS_BY_NUMBER: tuple[Fan | None, ...] = (None, *Fan)
 
-# Tile classes over indexes 0-33 (W 0-8, B 9-17, T 18-26, winds 27-30, dragons 31-33).
-_IS_HONOR = tuple(t >= 27 for t in range(34))
-_IS_TERMINAL = tuple(t < 27 and t % 9 in (0, 8) for t in range(34))
-_IS_TERMINAL_OR_HONOR = tuple(_IS_TERMINAL[t] or _IS_HONOR[t] for t in range(34))
-_IS_WIND = tuple(27 <= t <= 30 for t in range(34))
-_IS_DRAGON = tuple(t >= 31 for t in range(34))
-_GREEN = frozenset({19, 20, 21, 23, 25, 32})  # 23468条 发 (绿一色)
-_REVERSIBLE = frozenset({9, 10, 11, 12, 13, 16, 17, 19, 21, 22, 23, 25, 26, 33})  # 推不倒
-_RANK = tuple(t % 9 + 1 if t < 27 else 0 for t in range(34))
-_SUIT = tuple(t // 9 if t < 27 else 3 + (t >= 31) for t in range(34))
 # The reference's tile order (万 条 饼 then honours): it decides which of equal-scoring
-# decompositions the reference reports, so the "mil" profile sorts decompositions the same way.
+# decompositions the reference reports, so decompositions are tried in that order.
 _REF_ORDER = tuple(t if t < 9 or t >= 27 else (t + 9 if t < 18 else t - 9) for t in range(34))
-_EAST = 27
 
 
 class _Ctx:
@@ -91,294 +93,12 @@ class _Ctx:
 
 
 # --------------------------------------------------------------------------------------------
-# Waits
-
-
-@lru_cache(maxsize=1 << 16)
-def _suit_complete(pattern: tuple[int, ...], chows: bool) -> tuple[bool, bool]:
-    """(splits into sets only, splits into sets + one pair) for one suit's counts."""
-    counts = list(pattern)
-    n = len(counts)
-
-    def walk(i: int, need_pair: bool) -> bool:
-        while i < n and counts[i] == 0:
-            i += 1
-        if i == n:
-            return not need_pair
-        ok = False
-        if counts[i] >= 3:
-            counts[i] -= 3
-            ok = walk(i, need_pair)
-            counts[i] += 3
-        if not ok and need_pair and counts[i] >= 2:
-            counts[i] -= 2
-            ok = walk(i, False)
-            counts[i] += 2
-        if not ok and chows and i + 2 < n and counts[i + 1] and counts[i + 2]:
-            counts[i] -= 1
-            counts[i + 1] -= 1
-            counts[i + 2] -= 1
-            ok = walk(i, need_pair)
-            counts[i] += 1
-            counts[i + 1] += 1
-            counts[i + 2] += 1
-        return ok
-
-    total = sum(pattern)
-    return (total % 3 == 0 and walk(0, False), total % 3 == 2 and walk(0, True))
-
-
-@lru_cache(maxsize=1 << 16)
-def _suit_completers(
-    pattern: tuple[int, ...], chows: bool
-) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """Ranks (0-based) whose addition makes the suit split into sets only / into sets and a pair."""
-    sets_only: list[int] = []
-    with_pair: list[int] = []
-    work = list(pattern)
-    for r in range(len(pattern)):
-        if not chows and not pattern[r]:
-            continue  # an honour tile not held cannot join any set
-        work[r] += 1
-        done, paired = _suit_complete(tuple(work), chows)
-        work[r] -= 1
-        if done:
-            sets_only.append(r)
-        if paired:
-            with_pair.append(r)
-    return tuple(sets_only), tuple(with_pair)
-
-
-_SPANS = ((0, 9, True), (9, 18, True), (18, 27, True), (27, 34, False))
-
-
-@lru_cache(maxsize=1 << 16)
-def _regular_waits(counts: tuple[int, ...]) -> tuple[int, ...]:
-    statuses = []
-    for start, stop, chows in _SPANS:
-        pattern = counts[start:stop]
-        mod = sum(pattern) % 3
-        done, paired = _suit_complete(pattern, chows)
-        statuses.append((pattern, chows, mod, (mod == 0 and done) or (mod == 2 and paired)))
-    waits: list[int] = []
-    for index, (start, _, _) in enumerate(_SPANS):
-        others = [st for i, st in enumerate(statuses) if i != index]
-        if not all(st[3] for st in others):
-            continue
-        others_pairs = sum(1 for st in others if st[2] == 2)
-        pattern, chows, mod, _ = statuses[index]
-        sets_only, with_pair = _suit_completers(pattern, chows)
-        if mod == 2 and others_pairs == 1:
-            waits.extend(start + r for r in sets_only)
-        elif mod == 1 and others_pairs == 0:
-            waits.extend(start + r for r in with_pair)
-    return tuple(waits)
-
-
-def regular_waits(counts: Sequence[int]) -> list[int]:
-    """Tiles that complete 3n+1 standing tiles into sets and a pair (a 5th copy included)."""
-    return list(_regular_waits(tuple(counts)))
-
-
-def _is_unique_wait(standing: list[int], win: int) -> bool:
-    """独听: exactly one tile kind completes the hand before the winning tile (regular or 七对)."""
-    standing[win] -= 1
-    key = tuple(standing)
-    standing[win] += 1
-    return _unique_wait(key)
-
-
-@lru_cache(maxsize=1 << 16)
-def _unique_wait(counts: tuple[int, ...]) -> bool:
-    waits = set(_regular_waits(counts))
-    if sum(counts) == 13 and sum(c // 2 for c in counts) == 6:
-        waits.add(next(t for t in range(34) if counts[t] % 2))  # 七对 waits on its single
-    return len(waits) == 1
-
-
-# --------------------------------------------------------------------------------------------
-# Chow and pung combinations (第十条一(五) 2, 3, 5: 不拆移, 不得相同, 套算一次)
-
-
-def _same_suit(a: int, b: int) -> bool:
-    return _SUIT[a] == _SUIT[b]
-
-
-def _four_chows_fan(c: tuple[int, ...]) -> int:
-    a, b, d, e = c
-    if _same_suit(a, e):
-        if b == a + 2 and d == a + 4 and e == a + 6:
-            return F.FOUR_PURE_SHIFTED_CHOWS
-        if b == a + 1 and d == a + 2 and e == a + 3:
-            return F.FOUR_PURE_SHIFTED_CHOWS
-        if a == b == d == e:
-            return F.QUADRUPLE_CHOW
-    return 0
-
-
-def _three_chows_fan(a: int, b: int, c: int) -> int:
-    """Fan of three chows given by their lowest tiles, sorted."""
-    sa, sb, sc = _SUIT[a], _SUIT[b], _SUIT[c]
-    if sa != sb and sa != sc and sb != sc:
-        ranks = sorted((_RANK[a], _RANK[b], _RANK[c]))
-        if ranks[0] + 1 == ranks[1] and ranks[1] + 1 == ranks[2]:
-            return F.MIXED_SHIFTED_CHOWS
-        if ranks[0] == ranks[2]:
-            return F.MIXED_TRIPLE_CHOW
-        if ranks == [1, 4, 7]:
-            return F.MIXED_STRAIGHT
-    elif sa == sb == sc:
-        if b == a + 3 and c == b + 3:
-            return F.PURE_STRAIGHT
-        if (b == a + 2 and c == b + 2) or (b == a + 1 and c == b + 1):
-            return F.PURE_SHIFTED_CHOWS
-        if a == b == c:
-            return F.PURE_TRIPLE_CHOW
-    return 0
-
-
-def _two_chows_fan(a: int, b: int) -> int:
-    if not _same_suit(a, b):
-        return F.MIXED_DOUBLE_CHOW if _RANK[a] == _RANK[b] else 0
-    if a + 3 == b or b + 3 == a:
-        return F.SHORT_STRAIGHT
-    if {_RANK[a], _RANK[b]} == {1, 7}:
-        return F.TWO_TERMINAL_CHOWS
-    if a == b:
-        return F.PURE_DOUBLE_CHOW
-    return 0
-
-
-# Pair fans kept first when a 4th chow may join a three-chow fan only once (套算一次), and the
-# order in which duplicates are dropped when pair fans would link the same chows twice (不得相同).
-_PAIR_CHOW_FANS = (
-    F.PURE_DOUBLE_CHOW,
-    F.MIXED_DOUBLE_CHOW,
-    F.SHORT_STRAIGHT,
-    F.TWO_TERMINAL_CHOWS,
-)
-Combination = tuple[int, tuple[int, ...]]  # (fan number, indexes of the sets it combines)
-
-
-def _limit_pair_fans(edges: list[Combination], limit: int) -> list[Combination]:
-    """Keep at most ``limit`` pairwise fans: drop repeats of one fan first, 老少副 before 一般高."""
-    by_fan: dict[int, list[Combination]] = {f: [] for f in _PAIR_CHOW_FANS}
-    for edge in edges:
-        by_fan[edge[0]].append(edge)
-    count = len(edges)
-    for keep in (1, 0):
-        for fan in reversed(_PAIR_CHOW_FANS):
-            while len(by_fan[fan]) > keep and count > limit:
-                by_fan[fan].pop()
-                count -= 1
-    return [edge for fan in _PAIR_CHOW_FANS for edge in by_fan[fan]]
-
-
-@lru_cache(maxsize=1 << 14)
-def _chow_combinations(chows: tuple[int, ...]) -> tuple[Combination, ...]:
-    """The combination fans of sorted chows (by lowest tile), each with the chows it combines."""
-    n = len(chows)
-    if n < 2:
-        return ()
-    if n == 4:
-        fan = _four_chows_fan(chows)
-        if fan:
-            return ((fan, (0, 1, 2, 3)),)
-    if n >= 3:
-        for trio in ((0, 1, 2), (0, 1, 3), (0, 2, 3), (1, 2, 3)) if n == 4 else ((0, 1, 2),):
-            fan = _three_chows_fan(*(chows[i] for i in trio))
-            if not fan:
-                continue
-            found: list[Combination] = [(fan, trio)]
-            if n == 4:  # the 4th chow joins the three once (套算一次)
-                free = next(i for i in range(4) if i not in trio)
-                links = {_two_chows_fan(chows[i], chows[free]): i for i in reversed(trio)}
-                for pair_fan in _PAIR_CHOW_FANS:
-                    if pair_fan in links:
-                        found.append((pair_fan, tuple(sorted((links[pair_fan], free)))))
-                        break
-            return tuple(found)
-    edges: list[Combination] = []
-    for i in range(n):
-        for j in range(i + 1, n):
-            fan = _two_chows_fan(chows[i], chows[j])
-            if fan:
-                edges.append((fan, (i, j)))
-    # No loops: n chows carry at most n - 1 links, fewer when a chow links to none.
-    linked = {i for _, pair in edges for i in pair}
-    limit = len(linked) - 1 if linked else 0
-    if n == 2:
-        return tuple(edges)
-    return tuple(_limit_pair_fans(edges, limit))
-
-
-def _three_pungs_fan(a: int, b: int, c: int) -> int:
-    if c < 27:
-        sa, sb, sc = _SUIT[a], _SUIT[b], _SUIT[c]
-        if sa != sb and sa != sc and sb != sc:
-            ranks = sorted((_RANK[a], _RANK[b], _RANK[c]))
-            if ranks[0] + 1 == ranks[1] and ranks[1] + 1 == ranks[2]:
-                return F.MIXED_SHIFTED_PUNGS
-            if ranks[0] == ranks[2]:
-                return F.TRIPLE_PUNG
-        elif sa == sb == sc and b == a + 1 and c == b + 1:
-            return F.PURE_SHIFTED_PUNGS
-        return 0
-    if _IS_WIND[a] and _IS_WIND[b] and _IS_WIND[c]:
-        return F.BIG_THREE_WINDS
-    if a == 31 and b == 32 and c == 33:
-        return F.BIG_THREE_DRAGONS
-    return 0
-
-
-def _two_pungs_fan(a: int, b: int) -> int:
-    if a < 27 and b < 27:
-        return F.DOUBLE_PUNG if _RANK[a] == _RANK[b] else 0
-    if _IS_DRAGON[a] and _IS_DRAGON[b]:
-        return F.TWO_DRAGON_PUNGS
-    return 0
-
-
-@lru_cache(maxsize=1 << 14)
-def _pung_combinations(pungs: tuple[int, ...]) -> tuple[Combination, ...]:
-    """The combination fans of sorted pungs/kongs (by tile), each with the pungs it combines."""
-    n = len(pungs)
-    if n == 4:
-        a, b, c, d = pungs
-        if d < 27 and _same_suit(a, d) and b == a + 1 and c == a + 2 and d == a + 3:
-            return ((F.FOUR_PURE_SHIFTED_PUNGS, (0, 1, 2, 3)),)
-        if pungs == (27, 28, 29, 30):
-            return ((F.BIG_FOUR_WINDS, (0, 1, 2, 3)),)
-    if n >= 3:
-        for trio in ((0, 1, 2), (0, 1, 3), (0, 2, 3), (1, 2, 3)) if n == 4 else ((0, 1, 2),):
-            fan = _three_pungs_fan(*(pungs[i] for i in trio))
-            if not fan:
-                continue
-            found: list[Combination] = [(fan, trio)]
-            if n == 4:  # the 4th pung joins the three once (套算一次)
-                free = next(i for i in range(4) if i not in trio)
-                for i in trio:
-                    pair_fan = _two_pungs_fan(pungs[i], pungs[free])
-                    if pair_fan:
-                        found.append((pair_fan, (min(i, free), max(i, free))))
-                        break
-            return tuple(found)
-    out: list[Combination] = []
-    for i in range(n):
-        for j in range(i + 1, n):
-            fan = _two_pungs_fan(pungs[i], pungs[j])
-            if fan:
-                out.append((fan, (i, j)))
-    return tuple(out)
-
-
-# --------------------------------------------------------------------------------------------
 # Fans that depend on the whole hand's tiles
 
 
 def _suit_fans(kinds: Sequence[int], t: list[int]) -> None:
     """无字 缺一门 混一色 清一色 五门齐."""
-    present = {_SUIT[k] for k in kinds}
+    present = {SUIT[k] for k in kinds}
     has_honor = 3 in present or 4 in present
     missing = sum(1 for s in (0, 1, 2) if s not in present)
     if not has_honor:
@@ -397,19 +117,19 @@ def _suit_fans(kinds: Sequence[int], t: list[int]) -> None:
 
 def _tile_fans(kinds: Sequence[int], t: list[int]) -> None:
     """断幺 推不倒 绿一色 字一色 清幺九 混幺九."""
-    if not any(_IS_TERMINAL_OR_HONOR[k] for k in kinds):
+    if not any(IS_TERMINAL_OR_HONOR[k] for k in kinds):
         t[F.ALL_SIMPLES] = 1
-    if all(k in _REVERSIBLE for k in kinds):
+    if all(k in REVERSIBLE for k in kinds):
         t[F.REVERSIBLE_TILES] = 1
-    if all(k in _GREEN for k in kinds):
+    if all(k in GREEN for k in kinds):
         t[F.ALL_GREEN] = 1
     if t[F.ALL_SIMPLES]:
         return
-    if all(_IS_HONOR[k] for k in kinds):
+    if all(IS_HONOR[k] for k in kinds):
         t[F.ALL_HONORS] = 1
-    elif all(_IS_TERMINAL[k] for k in kinds):
+    elif all(IS_TERMINAL[k] for k in kinds):
         t[F.ALL_TERMINALS] = 1
-    elif all(_IS_TERMINAL_OR_HONOR[k] for k in kinds):
+    elif all(IS_TERMINAL_OR_HONOR[k] for k in kinds):
         t[F.ALL_TERMINALS_AND_HONOURS] = 1
 
 
@@ -417,7 +137,7 @@ def _rank_fans(kinds: Sequence[int], t: list[int]) -> None:
     """全大 全中 全小 大于五 小于五."""
     if any(k >= 27 for k in kinds):
         return
-    ranks = {_RANK[k] for k in kinds}
+    ranks = {RANK[k] for k in kinds}
     if max(ranks) <= 4:
         t[F.LOWER_FOUR if 4 in ranks else F.LOWER_TILES] = 1
     elif min(ranks) >= 6:
@@ -571,7 +291,7 @@ def _wind_pung_fans(tile: int, ctx: _Ctx, t: list[int]) -> None:
         or t[F.ALL_HONORS]
         or t[F.LITTLE_FOUR_WINDS]
     )
-    wind = tile - _EAST
+    wind = tile - EAST
     if wind == ctx.prevalent:
         t[F.PREVALENT_WIND] = 1
         if not deducted:
@@ -660,31 +380,31 @@ def _regular_fans(
         if len(pungs) == 4 and not t[F.FOUR_KONGS] and not t[F.FOUR_CONCEALED_PUNGS]:
             t[F.ALL_PUNGS] = 1
         for p in pungs:
-            if _IS_DRAGON[p]:
+            if IS_DRAGON[p]:
                 t[F.DRAGON_PUNG] += 1
-            elif _IS_TERMINAL_OR_HONOR[p]:
+            elif IS_TERMINAL_OR_HONOR[p]:
                 t[F.PUNG_OF_TERMINALS_OR_HONOURS] += 1
 
     chows.sort()
     pungs.sort()
     terminal_chows = False
-    if len(chows) == 4 and _RANK[pair] == 5 and pair < 27:
-        ranks = sorted(_RANK[c] for c in chows)
+    if len(chows) == 4 and RANK[pair] == 5 and pair < 27:
+        ranks = sorted(RANK[c] for c in chows)
         if ranks == [1, 1, 7, 7]:
-            suits = [_SUIT[c] for c in chows]
-            if all(s == _SUIT[pair] for s in suits):
+            suits = [SUIT[c] for c in chows]
+            if all(s == SUIT[pair] for s in suits):
                 t[F.PURE_TERMINAL_CHOWS] = 1
                 terminal_chows = True
-            elif _SUIT[pair] not in suits:
-                low = {_SUIT[c] for c in chows if _RANK[c] == 1}
-                high = {_SUIT[c] for c in chows if _RANK[c] == 7}
+            elif SUIT[pair] not in suits:
+                low = {SUIT[c] for c in chows if RANK[c] == 1}
+                high = {SUIT[c] for c in chows if RANK[c] == 7}
                 if len(low) == 2 and low == high:
                     t[F.THREE_SUITED_TERMINAL_CHOWS] = 1
                     terminal_chows = True
     if not terminal_chows:
-        for fan, _ in _chow_combinations(tuple(chows)):
+        for fan, _ in chow_combinations(tuple(chows)):
             t[fan] += 1
-        for fan, _ in _pung_combinations(tuple(pungs)):
+        for fan, _ in pung_combinations(tuple(pungs)):
             t[fan] += 1
 
     # 不求人 门前清 全求人 自摸
@@ -700,17 +420,17 @@ def _regular_fans(
         if pair < 27:
             t[F.ALL_CHOWS] = 1
     elif t[F.TWO_DRAGON_PUNGS]:
-        if _IS_DRAGON[pair]:
+        if IS_DRAGON[pair]:
             t[F.LITTLE_THREE_DRAGONS] = 1
             t[F.TWO_DRAGON_PUNGS] = 0
-    elif t[F.BIG_THREE_WINDS] and _IS_WIND[pair]:
+    elif t[F.BIG_THREE_WINDS] and IS_WIND[pair]:
         t[F.LITTLE_FOUR_WINDS] = 1
         t[F.BIG_THREE_WINDS] = 0
 
     # 全带幺 全带五 全双刻: every set and the pair.
     outside = fives = evens = 0
     for c in chows:
-        r = _RANK[c]
+        r = RANK[c]
         if r in (1, 7):
             outside += 1
         elif 3 <= r <= 5:
@@ -719,7 +439,7 @@ def _regular_fans(
         if p >= 27:
             outside += 1
             continue
-        r = _RANK[p]
+        r = RANK[p]
         if r in (1, 9):
             outside += 1
         elif r == 5:
@@ -743,7 +463,7 @@ def _regular_fans(
     _apply_implied(t, why)
     if not t[F.BIG_FOUR_WINDS]:
         for p in pungs:
-            if _IS_WIND[p]:
+            if IS_WIND[p]:
                 _wind_pung_fans(p, ctx, t)
     if not any(t):
         t[F.CHICKEN_HAND] = 1
@@ -758,7 +478,7 @@ def _seven_pairs_fans(
     standing: Sequence[int], kinds: Sequence[int], ctx: _Ctx, why: list[ExcludedFan] | None
 ) -> list[int]:
     t = [0] * FAN_TABLE_SIZE
-    suit = _SUIT[ctx.win]
+    suit = SUIT[ctx.win]
     if suit < 3:
         base = suit * 9
         run = [standing[base + r] == 2 for r in range(9)]
@@ -877,18 +597,18 @@ def _knitted_straight_fans(
             t[F.ALL_CHOWS] = 1
         if total[pair] == 4:
             t[F.TILE_HOG] = 1
-    elif _IS_HONOR[tile]:
-        if _IS_WIND[tile]:
+    elif IS_HONOR[tile]:
+        if IS_WIND[tile]:
             t[F.PUNG_OF_TERMINALS_OR_HONOURS] = 1
             _wind_pung_fans(tile, ctx, t)
-            if _IS_DRAGON[pair]:
+            if IS_DRAGON[pair]:
                 t[F.ALL_TYPES] = 1
         else:
             t[F.DRAGON_PUNG] = 1
-            if _IS_WIND[pair]:
+            if IS_WIND[pair]:
                 t[F.ALL_TYPES] = 1
     else:
-        if _IS_TERMINAL[tile]:
+        if IS_TERMINAL[tile]:
             t[F.PUNG_OF_TERMINALS_OR_HONOURS] = 1
         if pair < 27:
             t[F.NO_HONOURS] = 1
@@ -908,7 +628,7 @@ def _knitted_straight_fans(
             t[F.CONCEALED_HAND] = 1
     # Waits beside a knitted straight: judged on the set and pair alone (the reference's reading).
     if not fixed:
-        if rest[ctx.win] and _is_unique_wait(rest, ctx.win):
+        if rest[ctx.win] and is_unique_wait(rest, ctx.win):
             _wait_fans((other_set, PAIR << 6 | pair), ctx.win, t)
     elif ctx.win not in straight or standing[ctx.win] == 3:
         t[F.SINGLE_WAIT] = 1  # with a meld, the pair is the only open part
@@ -1059,7 +779,7 @@ def calculate(
     if best is None or seven_pairs:
         splits = decompose(standing)
         if splits:
-            ctx.unique_wait = _is_unique_wait(standing, ctx.win)
+            ctx.unique_wait = is_unique_wait(standing, ctx.win)
             splits.sort(key=_ref_key)
             chosen: tuple[int, ...] | None = None
             for sets in splits:
