@@ -28,6 +28,8 @@ from ._tables import (
 )
 from .combinations import chow_combinations, pung_combinations
 from .context import WinContext
+from .explain import SetView
+from .explain import explain as explain_fans
 from .fans import Fan
 from .hand import Hand
 from .melds import Meld, MeldKind
@@ -563,7 +565,7 @@ def _knitted_straight_fans(
     total: Sequence[int],
     ctx: _Ctx,
     why: list[ExcludedFan] | None,
-) -> tuple[list[int], str] | None:
+) -> tuple[list[int], str, list[SetView]] | None:
     """组合龙 + one set + a pair (the set may be a declared meld)."""
     straight = next((ks for ks in KNITTED_STRAIGHTS if all(standing[k] for k in ks)), None)
     if straight is None:
@@ -633,8 +635,12 @@ def _knitted_straight_fans(
     elif ctx.win not in straight or standing[ctx.win] == 3:
         t[F.SINGLE_WAIT] = 1  # with a meld, the pair is the only open part
     _apply_implied(t, why)
-    shape = " ".join(TILES[k].compact for k in straight)
-    return t, f"组合龙 {shape} + {_format_set(other_set)} + {_format_set(PAIR << 6 | pair)}"
+    shape = " ".join(str(TILES[k]) for k in straight)
+    views = [
+        SetView(kind, tile, bool(fixed), other_melded),
+        SetView(PAIR, pair),
+    ]
+    return t, f"组合龙 {shape} + {views[0]} + {views[1]}", views
 
 
 # --------------------------------------------------------------------------------------------
@@ -647,6 +653,21 @@ def _total(t: Sequence[int]) -> int:
 
 _POINTS = (0, *(f.points for f in Fan))
 _FANS: tuple[Fan, ...] = (Fan.CHICKEN_HAND, *Fan)  # index 0 is never counted
+
+
+def _set_views(fixed: Sequence[Meld], chosen: tuple[int, ...], ctx: _Ctx) -> list[SetView]:
+    """The chosen decomposition as readable sets; a pung completed by a discard counts exposed."""
+    kinds = {MeldKind.CHOW: CHOW, MeldKind.PUNG: PUNG}
+    views = [
+        SetView(kinds.get(m.kind, KONG), m.tile, True, m.kind is not MeldKind.CONCEALED_KONG)
+        for m in fixed
+    ]
+    win_in_chow = any(s >> 6 == CHOW and (s & 63) <= ctx.win <= (s & 63) + 2 for s in chosen)
+    for s in chosen:
+        kind, tile = s >> 6, s & 63
+        exposed = kind == PUNG and tile == ctx.win and not ctx.self_drawn and not win_in_chow
+        views.append(SetView(kind, tile, False, exposed))
+    return views
 
 
 def _format_set(s: int) -> str:
@@ -747,35 +768,37 @@ def calculate(
     why: list[ExcludedFan] | None = [] if explain else None
 
     best: list[int] | None = None
+    views: list[SetView] = []
     best_points = 0
-    shape = ""
+    shape = ""  # named only when explaining: the hot path never formats text
     seven_pairs = False
     if not fixed:
         if sum(1 for c in standing if c % 2) == 0:
             best = _seven_pairs_fans(standing, kinds, ctx, why)
             seven_pairs = bool(best[F.SEVEN_PAIRS])
-            shape = "七对 " + " ".join(
-                str(TILES[k]) * 2 for k in kinds for _ in range(standing[k] // 2)
-            )
+            if explain:
+                pairs = (str(TILES[k]) * 2 for k in kinds for _ in range(standing[k] // 2))
+                shape = "七对 " + " ".join(pairs)
         if best is None:
             best = _honors_and_knitted_fans(standing, kinds, ctx)
-            if best is not None:
+            if best is not None and explain:
                 shape = "全不靠 " + " ".join(str(TILES[k]) for k in kinds)
         if best is None:
             best = _thirteen_orphans_fans(kinds, ctx)
-            if best is not None:
+            if best is not None and explain:
                 shape = "十三幺 " + " ".join(str(TILES[k]) for k in kinds)
     if best is None and len(fixed) <= 1:
         found = _knitted_straight_fans(fixed, standing, total, ctx, why)
         if found is not None:
-            best, shape = found
+            best, shape, views = found
     if best is None and not fixed:
         best = _nine_gates_fans(standing, ctx)
-        if best is not None:
+        if best is not None and explain:
             shape = "九莲宝灯 " + " ".join(str(TILES[k]) * standing[k] for k in kinds)
     if best is not None:
         best_points = _total(best)
 
+    others: list[tuple[str, int]] = []  # readings not taken (就高不就低), when explaining
     if best is None or seven_pairs:
         splits = decompose(standing)
         if splits:
@@ -785,28 +808,41 @@ def calculate(
             for sets in splits:
                 table = _regular_fans(fixed, sets, kinds, total, ctx, None)
                 points = _total(table)
+                if explain:
+                    others.append((" ".join(map(str, _set_views(fixed, sets, ctx))), points))
                 if points > best_points or (
                     points == best_points
                     and (table[F.PURE_TRIPLE_CHOW] == 1 or seven_pairs or table[F.TRIPLE_PUNG])
                 ):
                     best, best_points, chosen = table, points, sets
-            if chosen is not None:
-                if why is not None:
-                    why.clear()
-                    best = _regular_fans(fixed, chosen, kinds, total, ctx, why)
-                melds = " ".join(str(m) for m in fixed)
-                shape = (melds + " " if melds else "") + " ".join(_format_set(s) for s in chosen)
+            if chosen is not None and explain:
+                if seven_pairs:
+                    others.append((shape, _total(_seven_pairs_fans(standing, kinds, ctx, None))))
+                assert why is not None
+                why.clear()
+                best = _regular_fans(fixed, chosen, kinds, total, ctx, why)
+                views = _set_views(fixed, chosen, ctx)
+                shape = " ".join(map(str, views))
+    others = [item for item in others if item[0] != shape]
 
     if best is None:
         return FanResult(fans=(), is_winning=False)
     flowers = context.flowers or len(hand.flowers)
-    fans = [CountedFan(_FANS[i], n) for i, n in enumerate(best) if n > 0]
+    if why is None:
+        fans = [CountedFan(_FANS[i], n) for i, n in enumerate(best) if n > 0]
+    else:
+        story = explain_fans(best, views, kinds, total, ctx.win, ctx.self_drawn, ctx.fourth, shape)
+        fans = [
+            CountedFan(_FANS[i], n, story.bases.get(i, ())) for i, n in enumerate(best) if n > 0
+        ]
+        why.extend(ExcludedFan(_FANS[f], reason) for f, reason in story.excluded)
     if flowers:
-        fans.append(CountedFan(Fan.FLOWER_TILES, flowers))
+        fans.append(CountedFan(Fan.FLOWER_TILES, flowers, (f"{flowers} flower(s)",)))
     fans.sort(key=lambda f: (f.fan is Fan.FLOWER_TILES, -f.fan.points, f.fan.number))
     return FanResult(
         fans=tuple(fans),
         is_winning=True,
         excluded=tuple(why or ()),
-        decomposition=shape.strip(),
+        decomposition=shape,
+        alternatives=tuple(others),
     )

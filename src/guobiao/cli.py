@@ -134,6 +134,10 @@ def _print_result(
             f"({result.points_without_flowers} without flowers): not a valid win"
         )
     if explain:
+        for reading, points in result.alternatives:
+            console.print(
+                f"Not taken: {reading} = {points} points (就高不就低, 第十条一(五)4: the higher reading counts)"
+            )
         if result.excluded:
             console.print("\nShown by the hand but not counted:")
             for item in result.excluded:
@@ -274,7 +278,7 @@ def fan(
     )
     hand_obj = Hand(parsed.concealed, parsed.melds, None, parsed.flowers)
     try:
-        result = calculate(hand_obj, context, rules, explain=explain)
+        result = calculate(hand_obj, context, rules, explain=True)
     except InvalidHandError as err:
         if as_json:
             click.echo(

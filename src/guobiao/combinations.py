@@ -11,7 +11,15 @@ from functools import lru_cache
 from ._fan_ids import F
 from ._tables import IS_DRAGON, IS_WIND, RANK, SUIT
 
-__all__ = ["Combination", "chow_combinations", "pung_combinations"]
+__all__ = [
+    "Combination",
+    "chow_combinations",
+    "pair_chow_fan",
+    "pair_pung_fan",
+    "pung_combinations",
+    "triple_chow_fan",
+    "triple_pung_fan",
+]
 
 
 def _same_suit(a: int, b: int) -> bool:
@@ -30,7 +38,7 @@ def _four_chows_fan(c: tuple[int, ...]) -> int:
     return 0
 
 
-def _three_chows_fan(a: int, b: int, c: int) -> int:
+def triple_chow_fan(a: int, b: int, c: int) -> int:
     """Fan of three chows given by their lowest tiles, sorted."""
     sa, sb, sc = SUIT[a], SUIT[b], SUIT[c]
     if sa != sb and sa != sc and sb != sc:
@@ -51,7 +59,7 @@ def _three_chows_fan(a: int, b: int, c: int) -> int:
     return 0
 
 
-def _two_chows_fan(a: int, b: int) -> int:
+def pair_chow_fan(a: int, b: int) -> int:
     if not _same_suit(a, b):
         return F.MIXED_DOUBLE_CHOW if RANK[a] == RANK[b] else 0
     if a + 3 == b or b + 3 == a:
@@ -100,13 +108,13 @@ def chow_combinations(chows: tuple[int, ...]) -> tuple[Combination, ...]:
             return ((fan, (0, 1, 2, 3)),)
     if n >= 3:
         for trio in ((0, 1, 2), (0, 1, 3), (0, 2, 3), (1, 2, 3)) if n == 4 else ((0, 1, 2),):
-            fan = _three_chows_fan(*(chows[i] for i in trio))
+            fan = triple_chow_fan(*(chows[i] for i in trio))
             if not fan:
                 continue
             found: list[Combination] = [(fan, trio)]
             if n == 4:  # the 4th chow joins the three once (套算一次)
                 free = next(i for i in range(4) if i not in trio)
-                links = {_two_chows_fan(chows[i], chows[free]): i for i in reversed(trio)}
+                links = {pair_chow_fan(chows[i], chows[free]): i for i in reversed(trio)}
                 for pair_fan in _PAIR_CHOW_FANS:
                     if pair_fan in links:
                         found.append((pair_fan, tuple(sorted((links[pair_fan], free)))))
@@ -115,7 +123,7 @@ def chow_combinations(chows: tuple[int, ...]) -> tuple[Combination, ...]:
     edges: list[Combination] = []
     for i in range(n):
         for j in range(i + 1, n):
-            fan = _two_chows_fan(chows[i], chows[j])
+            fan = pair_chow_fan(chows[i], chows[j])
             if fan:
                 edges.append((fan, (i, j)))
     # No loops: n chows carry at most n - 1 links, fewer when a chow links to none.
@@ -126,7 +134,7 @@ def chow_combinations(chows: tuple[int, ...]) -> tuple[Combination, ...]:
     return tuple(_limit_pair_fans(edges, limit))
 
 
-def _three_pungs_fan(a: int, b: int, c: int) -> int:
+def triple_pung_fan(a: int, b: int, c: int) -> int:
     if c < 27:
         sa, sb, sc = SUIT[a], SUIT[b], SUIT[c]
         if sa != sb and sa != sc and sb != sc:
@@ -145,7 +153,7 @@ def _three_pungs_fan(a: int, b: int, c: int) -> int:
     return 0
 
 
-def _two_pungs_fan(a: int, b: int) -> int:
+def pair_pung_fan(a: int, b: int) -> int:
     if a < 27 and b < 27:
         return F.DOUBLE_PUNG if RANK[a] == RANK[b] else 0
     if IS_DRAGON[a] and IS_DRAGON[b]:
@@ -165,14 +173,14 @@ def pung_combinations(pungs: tuple[int, ...]) -> tuple[Combination, ...]:
             return ((F.BIG_FOUR_WINDS, (0, 1, 2, 3)),)
     if n >= 3:
         for trio in ((0, 1, 2), (0, 1, 3), (0, 2, 3), (1, 2, 3)) if n == 4 else ((0, 1, 2),):
-            fan = _three_pungs_fan(*(pungs[i] for i in trio))
+            fan = triple_pung_fan(*(pungs[i] for i in trio))
             if not fan:
                 continue
             found: list[Combination] = [(fan, trio)]
             if n == 4:  # the 4th pung joins the three once (套算一次)
                 free = next(i for i in range(4) if i not in trio)
                 for i in trio:
-                    pair_fan = _two_pungs_fan(pungs[i], pungs[free])
+                    pair_fan = pair_pung_fan(pungs[i], pungs[free])
                     if pair_fan:
                         found.append((pair_fan, (min(i, free), max(i, free))))
                         break
@@ -180,7 +188,7 @@ def pung_combinations(pungs: tuple[int, ...]) -> tuple[Combination, ...]:
     out: list[Combination] = []
     for i in range(n):
         for j in range(i + 1, n):
-            fan = _two_pungs_fan(pungs[i], pungs[j])
+            fan = pair_pung_fan(pungs[i], pungs[j])
             if fan:
                 out.append((fan, (i, j)))
     return tuple(out)

@@ -49,12 +49,17 @@ class FanResult:
     ``fans`` lists the counted fans in table order (highest first), flowers last. ``total`` includes
     flowers; ``meets_minimum`` compares the total without flowers to :data:`MINIMUM_POINTS`.
     ``is_winning`` is False when the tiles form no winning shape (then ``fans`` is empty).
+
+    When calculated with ``explain=True``: each fan's ``basis``, ``excluded`` (fans displayed but
+    not counted, with the reason), ``decomposition`` (the reading of the hand that scored) and
+    ``alternatives`` (other readings and their points, not taken: 就高不就低).
     """
 
     fans: tuple[CountedFan, ...]
     is_winning: bool = True
     excluded: tuple[ExcludedFan, ...] = ()
     decomposition: str = ""
+    alternatives: tuple[tuple[str, int], ...] = ()
 
     @property
     def total(self) -> int:
