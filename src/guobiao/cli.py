@@ -16,7 +16,7 @@ from rich.table import Table
 from . import __version__
 from .calculator import PROFILES, calculate
 from .context import WinContext, Wind
-from .hand import Hand, format_hand, parse_hand
+from .hand import Hand, format_hand, parse_hand, parse_tiles
 from .jsonio import evaluate, result_to_json
 from .result import MINIMUM_POINTS, FanResult, InvalidHandError
 from .tiles import TILES, Tile, TileParseError
@@ -304,6 +304,115 @@ def fan(
             1,
         )
     _print_result(_console(), hand_obj, context, result, style, explain)
+
+
+def _live(tile: int, counts: list[int], seen: list[int]) -> int:
+    return max(0, 4 - counts[tile] - seen[tile])
+
+
+@main.command(epilog=_HAND_HELP)
+@click.argument("hand")
+@click.option(
+    "--visible",
+    metavar="TILES",
+    default="",
+    help="Tiles seen elsewhere (discards, others' melds), left out of the live counts.",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of tables.")
+def shanten(hand: str, visible: str, as_json: bool) -> None:
+    """Shanten (向听数) of a hand, its waits or useful tiles, and for 14 tiles the best discards.
+
+    Shanten 0 means ready (听牌), -1 a complete winning shape; every shape counts (4 sets + pair,
+    七对, 十三幺, 全不靠, 组合龙). A winning tile after '+' is taken as drawn.
+
+    \b
+    Examples:
+      guobiao shanten "W1W1W1W2W3W4W5W6W7W8W9W9W9"        ready: waits on all nine
+      guobiao shanten "W1W9B1B9T1T9F1F2F3F4J1J2J3"        thirteen-way wait
+      guobiao shanten "[T2T3T4]W1W2W5W7B3B4B6B8F1F1 +J1"   which tile to discard
+    """
+    from . import shanten as sh
+
+    parsed = _parse_or_fail(hand)
+    try:
+        seen_tiles = parse_tiles(visible)
+    except TileParseError as err:
+        _fail(f"--visible: {err}")
+    counts = [0] * 34
+    for tile in parsed.standing:
+        counts[tile] += 1
+    seen = [0] * 34
+    for tile in seen_tiles:
+        if tile.is_flower:
+            _fail("--visible: flowers never matter to shanten")
+        seen[tile] += 1
+    for meld in parsed.melds:
+        for tile in meld.tiles:
+            seen[tile] += 1
+    melds = len(parsed.melds)
+    size = sum(counts)
+    over = [str(TILES[t]) for t in range(34) if counts[t] + seen[t] > 4]
+    if over:
+        _fail(f"more than four of {', '.join(over)} between the hand and --visible")
+    if size not in (13 - 3 * melds, 14 - 3 * melds):
+        _fail(
+            f"with {melds} meld(s) a hand has {13 - 3 * melds} or {14 - 3 * melds} standing tiles, "
+            f"not {size}"
+        )
+    per_shape = {"regular": sh.regular_shanten(counts, melds)}
+    if melds == 0:
+        per_shape["seven_pairs"] = sh.seven_pairs_shanten(counts)
+        per_shape["thirteen_orphans"] = sh.thirteen_orphans_shanten(counts)
+        per_shape["honors_and_knitted"] = sh.honors_and_knitted_shanten(counts)
+    if melds <= 1:
+        per_shape["knitted_straight"] = sh.knitted_straight_shanten(counts, melds)
+    overall = sh.shanten(counts, melds)
+    out: dict[str, Any] = {"shanten": overall, "by_shape": per_shape}
+    if size == 13 - 3 * melds:
+        tiles_out = sh.waits(counts, melds) if overall == 0 else sh.useful_tiles(counts, melds)
+        key = "waits" if overall == 0 else "useful"
+        out[key] = [{"tile": str(TILES[t]), "live": _live(t, counts, seen)} for t in tiles_out]
+    else:
+        options = sh.discard_options(counts, melds, seen)
+        out["discards"] = [
+            {
+                "discard": str(o.tile),
+                "shanten": o.shanten,
+                "useful": [str(t) for t in o.useful],
+                "live": o.live,
+            }
+            for o in options
+        ]
+    if as_json:
+        click.echo(json.dumps(out, ensure_ascii=False))
+        return
+    console = _console()
+    names = {
+        "regular": "4 sets + pair",
+        "seven_pairs": "七对",
+        "thirteen_orphans": "十三幺",
+        "honors_and_knitted": "全不靠",
+        "knitted_straight": "组合龙",
+    }
+    state = {-1: "complete (和牌型)", 0: "ready (听牌)"}.get(overall, f"{overall} from ready")
+    console.print(f"Hand: {format_hand(parsed)}")
+    console.print(f"Shanten: [bold]{overall}[/bold], {state}")
+    console.print("By shape: " + ", ".join(f"{names[k]} {v}" for k, v in per_shape.items()))
+    if "waits" in out or "useful" in out:
+        label = "Waits" if "waits" in out else "Tiles that improve it"
+        items = out.get("waits", out.get("useful", []))
+        listed = ", ".join(f"{i['tile']} ({i['live']} left)" for i in items)
+        total_live = sum(i["live"] for i in items)
+        console.print(f"{label}: {listed or 'none'}" + (f"  [{total_live} tiles]" if items else ""))
+        return
+    table = Table(show_header=True, header_style="bold")
+    for column in ("Discard", "Shanten", "Tiles that improve it", "Live"):
+        table.add_column(column)
+    for item in out["discards"]:
+        table.add_row(
+            item["discard"], str(item["shanten"]), " ".join(item["useful"]), str(item["live"])
+        )
+    console.print(table)
 
 
 @main.command()
