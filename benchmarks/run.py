@@ -1,0 +1,133 @@
+"""All benchmarks in one run: fan calculations and shanten per second, guobiao and PyMahjongGB
+(the C++ reference) on the same generated winning hands, with the ratio guobiao / reference.
+
+    python benchmarks/run.py [-n 5000] [--seed 0] [--repeat 3]
+
+Hands come from ``tests/handgen.py`` (every fan family). guobiao fills per-suit tables lazily
+and keeps them, so each side first runs once over a warm-up set of hands (the "cold" line),
+then over ``--repeat`` further sets of hands it has never seen; the best of those is the
+"warm" line. No set is timed twice, so no cache of whole hands can help.
+
+For the fan calculator both sides get prebuilt inputs (``Hand``/``WinContext`` objects; the
+reference's argument tuples). For shanten each hand gives two 13-tile positions (the reference
+takes no other form): the hand before its winning tile, and the same with two tiles swapped for
+random ones; guobiao's timing includes building the counts array from the tiles, the reference
+gets its native tuples of tile names. Timings print; nothing is asserted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import platform
+import random
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT.parent / "tests"))
+
+from MahjongGB import MahjongFanCalculator, MahjongShanten  # noqa: E402
+
+import handgen  # noqa: E402
+import oracle  # noqa: E402
+from bench_fan import build  # noqa: E402
+from guobiao.calculator import calculate  # noqa: E402
+from guobiao.shanten import shanten  # noqa: E402
+from guobiao.tiles import TILES  # noqa: E402
+
+NAMES = [str(TILES[t]) for t in range(34)]
+Position = tuple[list[int], int, tuple[tuple[str, str, int], ...], tuple[str, ...]]
+
+
+def run_once(calls: list[Callable[[], object]]) -> float:
+    start = time.perf_counter()
+    for call in calls:
+        call()
+    return time.perf_counter() - start
+
+
+def fan_calls(hands: list[dict[str, Any]]) -> tuple[list[Callable[[], object]], ...]:
+    built = [build(h) for h in hands]
+    ref_args = [oracle.to_reference_args(h) for h in hands]
+    ours: list[Callable[[], object]] = [lambda h=h, c=c: calculate(h, c, "mil") for h, c in built]
+    theirs: list[Callable[[], object]] = [
+        lambda a=a: MahjongFanCalculator(*a, verbose=True) for a in ref_args
+    ]
+    return ours, theirs
+
+
+def positions(hands: list[dict[str, Any]], rng: random.Random) -> list[Position]:
+    out: list[Position] = []
+    for obj in hands:
+        hand, _ = build(obj)
+        pack = oracle.to_reference_args(obj)[0]
+        tiles13 = [int(t) for t in hand.concealed]
+        out.append((tiles13, len(hand.melds), pack, tuple(NAMES[t] for t in tiles13)))
+        used = hand.counts()
+        changed = list(tiles13)
+        for i in rng.sample(range(len(changed)), min(2, len(changed))):
+            new = rng.choice([t for t in range(34) if used[t] < 4])
+            used[new] += 1
+            changed[i] = new
+        out.append((changed, len(hand.melds), pack, tuple(NAMES[t] for t in changed)))
+    return out
+
+
+def ours_shanten(tiles: list[int], melds: int) -> int:
+    counts = [0] * 34
+    for t in tiles:
+        counts[t] += 1
+    return shanten(counts, melds)
+
+
+def shanten_calls(hands: list[dict[str, Any]], seed: int) -> tuple[list[Callable[[], object]], ...]:
+    found = positions(hands, random.Random(seed))
+    ours: list[Callable[[], object]] = [lambda t=t, m=m: ours_shanten(t, m) for t, m, _, _ in found]
+    theirs: list[Callable[[], object]] = [
+        lambda p=p, h=h: MahjongShanten(pack=p, hand=h) for _, _, p, h in found
+    ]
+    return ours, theirs
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("-n", type=int, default=5000, help="hands per set (5000)")
+    parser.add_argument("--seed", type=int, default=0, help="generator seed of the first set (0)")
+    parser.add_argument("--repeat", type=int, default=3, help="timed sets after the warm-up (3)")
+    args = parser.parse_args(argv)
+
+    sets = [list(handgen.generate(args.n, args.seed + i)) for i in range(args.repeat + 1)]
+    print(f"machine: {platform.machine()}, Python {platform.python_version()}")
+    print(
+        f"{args.n} generated winning hands per set, seeds {args.seed}..{args.seed + args.repeat}: "
+        f"one warm-up set, {args.repeat} timed sets\n"
+    )
+    print(f"{'benchmark':<16} {'pass':<6} {'guobiao /s':>11} {'reference /s':>13} {'ratio':>7}")
+    benches = (
+        ("fan calculation", lambda hands, seed: fan_calls(hands)),
+        ("shanten", shanten_calls),
+    )
+    for name, make in benches:
+        ours_rates: list[float] = []
+        ref_rates: list[float] = []
+        for i, hands in enumerate(sets):
+            ours, theirs = make(hands, args.seed + i)
+            ref_rates.append(len(theirs) / run_once(theirs))
+            ours_rates.append(len(ours) / run_once(ours))
+        lines = (
+            ("cold", ours_rates[0], ref_rates[0]),
+            ("warm", max(ours_rates[1:]), max(ref_rates[1:])),
+        )
+        for label, mine, theirs_rate in lines:
+            print(
+                f"{name:<16} {label:<6} {mine:>11.0f} {theirs_rate:>13.0f} {mine / theirs_rate:>7.3f}"
+            )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
