@@ -1,0 +1,60 @@
+"""The README's examples run: every ``guobiao`` command line and every Python block."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import re
+import shlex
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from guobiao.cli import main
+
+ROOT = Path(__file__).resolve().parents[1]
+README = (ROOT / "README.md").read_text(encoding="utf-8")
+BLOCKS = re.findall(r"```(\w+)\n(.*?)```", README, flags=re.S)
+COMMANDS = [
+    line.split("#")[0].strip()
+    for lang, body in BLOCKS
+    if lang == "sh"
+    for line in body.splitlines()
+    if line.startswith("guobiao ")
+]
+PYTHON = [body for lang, body in BLOCKS if lang == "python"]
+
+
+def test_the_readme_starts_with_the_two_setup_commands() -> None:
+    first = BLOCKS[0][1].strip().splitlines()
+    assert len(first) == 2
+    assert "pip install" in first[0] and "guobiao fan" in first[0]
+    assert first[1] == "scripts/test"
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_command(command: str) -> None:
+    words = shlex.split(command)[1:]
+    stdin = None
+    if "<" in words:
+        at = words.index("<")
+        stdin = (ROOT / words[at + 1]).read_text(encoding="utf-8")
+        words = words[:at]
+    result = CliRunner().invoke(main, words, input=stdin)
+    assert result.exit_code == 0, result.output
+    assert result.output.strip()
+
+
+def test_python_blocks_run() -> None:
+    assert PYTHON
+    namespace: dict[str, object] = {}
+    for block in PYTHON:
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            exec(compile(block, "README.md", "exec"), namespace)
+        assert out.getvalue().strip()
+        # A "# value" comment after a print states the output.
+        for line in block.splitlines():
+            if line.startswith("print(") and "#" in line:
+                assert line.split("#", 1)[1].strip() in out.getvalue()
