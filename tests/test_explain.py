@@ -76,3 +76,18 @@ def test_without_explain_nothing_extra_is_computed() -> None:
     assert plain.excluded == () and plain.alternatives == () and plain.decomposition == ""
     assert all(f.basis == () for f in plain.fans)
     assert plain.total == explain("W1W1W1W2W2W2W3W3W3W4W5W6T5 +T5").total
+
+
+def test_every_counted_fan_of_every_family_has_a_basis() -> None:
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    import handgen
+    from guobiao.jsonio import hand_from_json
+
+    for obj in handgen.generate(3000, 12345):
+        hand, context = hand_from_json(obj)
+        result = calculate(hand, context, "1998", explain=True)
+        missing = [f.fan.zh for f in result.fans if not f.basis]
+        assert not missing, (handgen.describe(obj), missing)

@@ -24,6 +24,7 @@ from .combinations import (
 from .fans import Fan
 from .shapes import CHOW, KONG, PAIR, PUNG
 from .tiles import TILES
+from .waits import is_unique_wait
 
 __all__ = ["Explanation", "SetView", "explain"]
 
@@ -144,15 +145,14 @@ def explain(
             excluded.append(
                 (F.BIG_THREE_WINDS, f"with the wind pair it is {_name(F.LITTLE_FOUR_WINDS)}")
             )
-    _structural_exclusions(table, sets, pungs, self_drawn, fourth, excluded)
+    _structural_exclusions(table, sets, pungs, win, self_drawn, fourth, excluded)
     for fan in range(1, len(table)):
         if not table[fan] or fan in bases:
             continue
         basis = _basis(
             fan, sets, pungs, pair, kinds, total, win_name, self_drawn, fourth, shape, every_set
         )
-        if basis:
-            bases[fan] = [basis]
+        bases[fan] = [basis or shape or "every tile"]  # e.g. 九莲宝灯's extras rest on its shape
     unique = tuple(dict.fromkeys(excluded))  # the same reason twice says nothing new
     return Explanation({f: tuple(b) for f, b in bases.items()}, unique)
 
@@ -168,6 +168,7 @@ _SHAPE_IMPLIES: dict[int, tuple[int, ...]] = {
     F.FOUR_KONGS: (F.THREE_KONGS, F.ALL_PUNGS),
     F.FOUR_CONCEALED_PUNGS: (F.THREE_CONCEALED_PUNGS, F.ALL_PUNGS),
     F.THREE_CONCEALED_PUNGS: (F.TWO_CONCEALED_PUNGS,),
+    F.TWO_CONCEALED_KONGS: (F.TWO_CONCEALED_PUNGS,),
     F.QUADRUPLE_CHOW: (F.TILE_HOG,),
     F.UPPER_TILES: (F.UPPER_FOUR,),
     F.LOWER_TILES: (F.LOWER_FOUR,),
@@ -198,10 +199,27 @@ _CONCEALED_BY_NATURE = (
 )
 
 
+def _single_wait_shown(sets: Sequence[SetView], win: int) -> bool:
+    """The hand waited on its pair tile alone (单钓将 displayed)."""
+    standing = [0] * 34
+    for s in sets:
+        if s.declared:
+            continue
+        for t in (
+            (s.tile, s.tile + 1, s.tile + 2)
+            if s.kind == CHOW
+            else (s.tile,) * (2 if s.kind == PAIR else 3)
+        ):
+            standing[t] += 1
+    pair = any(s.kind == PAIR and s.tile == win for s in sets)
+    return pair and standing[win] > 0 and is_unique_wait(standing, win)
+
+
 def _structural_exclusions(
     table: Sequence[int],
     sets: Sequence[SetView],
     pungs: Sequence[SetView],
+    win: int,
     self_drawn: bool,
     fourth: bool,
     excluded: list[tuple[int, str]],
@@ -231,6 +249,9 @@ def _structural_exclusions(
                     f"the wind pung counts as {_name(wind_fan)} instead",
                 )
             )
+    if (table[F.MELDED_HAND] or table[F.FOUR_KONGS]) and _single_wait_shown(sets, win):
+        by = F.MELDED_HAND if table[F.MELDED_HAND] else F.FOUR_KONGS
+        excluded.append((F.SINGLE_WAIT, f"implied by {_name(by)} (不重复原则)"))
     if table[F.BIG_FOUR_WINDS]:
         for other in (F.PREVALENT_WIND, F.SEAT_WIND):
             excluded.append((other, f"implied by {_name(F.BIG_FOUR_WINDS)} (不重复原则)"))

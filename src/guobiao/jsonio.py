@@ -106,7 +106,7 @@ def hand_from_json(obj: Mapping[str, Any]) -> tuple[Hand, WinContext]:
         raise JsonInputError("a JSON object expected")
     unknown = set(obj) - _KEYS
     if unknown:
-        raise JsonInputError(f"unknown key(s): {', '.join(sorted(unknown))}")
+        raise JsonInputError(f"unknown key(s): {', '.join(sorted(map(repr, unknown)))}")
     concealed_raw = obj.get("concealed")
     if not isinstance(concealed_raw, list):
         raise JsonInputError("concealed: a list of tiles expected")
