@@ -4,14 +4,23 @@
 counts fans for each and keeps the highest (就高不就低), then adds flowers. Fans are counted into a
 plain list indexed by fan number (see ``_fan_ids``); explanations are gathered only on request.
 
+The regular shape is scored in two steps. Fans that do not depend on how the standing tiles split
+(tile classes, win flags, declared kongs, 门前清/不求人/全求人, 四归一) are counted once per hand
+into a base table; each decomposition copies it and adds the fans of its own sets. Tile classes
+are read from one int of bits (the OR of a per-tile table) whose fans are memoised; per-set facts
+(全带幺, 全带五, 全双刻, 箭刻, 幺九刻) are sums of a per-set table.
+
 Profiles: ``"1998"`` (the rules text, default) and ``"mil"`` (the reference calculator's reading);
 they differ only in 明暗杠 (docs/rules.md).
 """
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Sequence
-from operator import mul
+from functools import cache, lru_cache, reduce
+from itertools import compress
+from operator import itemgetter, mul, or_
 
 from ._fan_ids import FAN_TABLE_SIZE, F
 from ._tables import (
@@ -26,7 +35,7 @@ from ._tables import (
     REVERSIBLE,
     SUIT,
 )
-from .combinations import chow_combinations, pung_combinations
+from .combinations import chow_fans, pung_combinations, terminal_chows
 from .context import WinContext
 from .explain import SetView
 from .explain import explain as explain_fans
@@ -44,7 +53,7 @@ from .shapes import (
     decompose,
 )
 from .tiles import TILES
-from .waits import is_unique_wait
+from .waits import is_unique_wait_of_winning
 
 __all__ = ["PROFILES", "calculate"]
 
@@ -56,53 +65,152 @@ _FANS_BY_NUMBER: tuple[Fan | None, ...] = (None, *Fan)
 # decompositions the reference reports, so decompositions are tried in that order.
 _REF_ORDER = tuple(t if t < 9 or t >= 27 else (t + 9 if t < 18 else t - 9) for t in range(34))
 
+_SLOTS = tuple(range(FAN_TABLE_SIZE))
+_KINDS = tuple(range(34))
+
 
 class _Ctx:
-    """The win flags after validation, and the hand-wide facts every decomposition shares."""
+    """A validated hand, read once: counts, declared melds in short, win flags, and the facts
+    every decomposition shares."""
 
     __slots__ = (
+        "base",
+        "concealed_kongs",
+        "fixed_chows",
+        "fixed_facts",
+        "fixed_pungs",
         "fourth",
         "kong",
         "last",
+        "melded_kongs",
+        "melded_sets",
         "mil",
         "prevalent",
         "seat",
         "self_drawn",
-        "unique_wait",
+        "standing",
+        "total",
+        "unique",
+        "wait_fans",
         "win",
     )
 
-    def __init__(
-        self,
-        win: int,
-        self_drawn: bool,
-        fourth: bool,
-        kong: bool,
-        last: bool,
-        seat: int,
-        prevalent: int,
-        mil: bool,
-    ) -> None:
+    def __init__(self, hand: Hand, context: WinContext, mil: bool) -> None:
+        """Read and check the hand (raises InvalidHandError); nothing is counted yet."""
+        _check_sizes(hand, context)
+        win = int(context.win_tile)
+        standing = [0] * 34
+        for tile in hand.concealed:
+            standing[tile] += 1
+        standing[win] += 1
+        total = standing.copy()
+        chows: list[int] = []
+        pungs: list[int] = []  # encoded PUNG << 6 | tile, kongs included
+        facts = melded_sets = melded_kongs = concealed_kongs = 0
+        for meld in hand.melds:
+            kind, low = meld.kind, int(meld.tile)
+            if kind is MeldKind.CHOW:
+                total[low] += 1
+                total[low + 1] += 1
+                total[low + 2] += 1
+                chows.append(low)
+                facts += _SET_FACTS[CHOW << 6 | low]
+                melded_sets += 1
+                continue
+            pungs.append(PUNG << 6 | low)
+            facts += _SET_FACTS[PUNG << 6 | low]
+            if kind is MeldKind.PUNG:
+                total[low] += 3
+                melded_sets += 1
+            else:
+                total[low] += 4
+                if kind is MeldKind.KONG:
+                    melded_kongs += 1
+                    melded_sets += 1
+                else:
+                    concealed_kongs += 1
+        self.fourth, self.kong = _check_tiles(hand, context, win, standing, total)
         self.win = win
-        self.self_drawn = self_drawn
-        self.fourth = fourth
-        self.kong = kong
-        self.last = last
-        self.seat = seat
-        self.prevalent = prevalent
+        self.self_drawn = context.self_drawn
+        self.last = context.last_tile
+        self.seat: int = context.seat_wind
+        self.prevalent: int = context.round_wind
         self.mil = mil
-        self.unique_wait = False
+        self.standing = standing
+        self.total = total
+        self.fixed_chows = tuple(chows)
+        self.fixed_pungs = tuple(pungs)
+        self.fixed_facts = facts
+        self.melded_sets = melded_sets
+        self.melded_kongs = melded_kongs
+        self.concealed_kongs = concealed_kongs
+        self.unique: bool | None = None  # 独听 (第九条 77-79), when a decomposition needs it
+        self.base: list[int] = []  # set by _hand_base for the regular shape
+        self.wait_fans = False
 
 
 # --------------------------------------------------------------------------------------------
-# Fans that depend on the whole hand's tiles
+# Fans that depend on the whole hand's tiles: which tile classes its kinds cover
+
+# One bit per class a tile can break ("not all tiles are simples" ...) or show; a hand's bits are
+# the OR over its kinds, so a fan that asks "every tile is ..." reads a single bit.
+_NOT_SIMPLE = 1 << 0  # a terminal or honour: no 断幺
+_NOT_TERMINAL = 1 << 1  # no 清幺九
+_NOT_TERMINAL_OR_HONOR = 1 << 2  # no 混幺九
+_SUITED = 1 << 3  # no 字一色
+_HONOR = 1 << 4  # no 无字, no rank fan
+_NOT_REVERSIBLE = 1 << 5  # no 推不倒
+_NOT_GREEN = 1 << 6  # no 绿一色
+_ABOVE_4 = 1 << 7  # no 全小 / 小于五
+_BELOW_6 = 1 << 8  # no 全大 / 大于五
+_OUTSIDE_4_6 = 1 << 9  # no 全中
+_RANK_4 = 1 << 10  # 小于五 rather than 全小
+_RANK_6 = 1 << 11  # 大于五 rather than 全大
+_FAMILY = 1 << 12  # shifted by SUIT: 万 饼 条 风 箭 present
 
 
-def _suit_fans(kinds: Sequence[int], t: list[int]) -> None:
-    """无字 缺一门 混一色 清一色 五门齐."""
-    present = {SUIT[k] for k in kinds}
-    has_honor = 3 in present or 4 in present
-    missing = sum(1 for s in (0, 1, 2) if s not in present)
+def _tile_class(k: int) -> int:
+    bits = _FAMILY << SUIT[k]
+    bits |= _NOT_SIMPLE if IS_TERMINAL_OR_HONOR[k] else _NOT_TERMINAL_OR_HONOR
+    if not IS_TERMINAL[k]:
+        bits |= _NOT_TERMINAL
+    if k not in REVERSIBLE:
+        bits |= _NOT_REVERSIBLE
+    if k not in GREEN:
+        bits |= _NOT_GREEN
+    if IS_HONOR[k]:
+        return bits | _HONOR
+    rank = RANK[k]
+    bits |= _SUITED
+    if rank > 4:
+        bits |= _ABOVE_4
+    if rank < 6:
+        bits |= _BELOW_6
+    if not 4 <= rank <= 6:
+        bits |= _OUTSIDE_4_6
+    if rank == 4:
+        bits |= _RANK_4
+    if rank == 6:
+        bits |= _RANK_6
+    return bits
+
+
+_TILE_CLASS = tuple(_tile_class(k) for k in range(34))
+
+
+def _class_bits(counts: Sequence[int]) -> int:
+    """The OR of the class bits of every kind held (counts indexed by tile)."""
+    return reduce(or_, compress(_TILE_CLASS, counts), 0)
+
+
+@cache
+def _tile_class_fans(bits: int) -> tuple[int, ...]:
+    """The fans a hand's tile classes alone decide, as a fan table."""
+    t = [0] * FAN_TABLE_SIZE
+    # 无字 缺一门 混一色 清一色 五门齐
+    families = bits // _FAMILY
+    has_honor = bool(bits & _HONOR)
+    missing = sum(1 for s in (0, 1, 2) if not families >> s & 1)
     if not has_honor:
         t[F.NO_HONOURS] = 1
     if missing == 2:
@@ -113,57 +221,53 @@ def _suit_fans(kinds: Sequence[int], t: list[int]) -> None:
             t[F.NO_HONOURS] = 0
     elif missing:
         t[F.ONE_VOIDED_SUIT] = missing
-    if len(present) == 5:
+    if families == 0b11111:
         t[F.ALL_TYPES] = 1
-
-
-def _tile_fans(kinds: Sequence[int], t: list[int]) -> None:
-    """断幺 推不倒 绿一色 字一色 清幺九 混幺九."""
-    if not any(IS_TERMINAL_OR_HONOR[k] for k in kinds):
+    # 断幺 推不倒 绿一色 字一色 清幺九 混幺九
+    if not bits & _NOT_SIMPLE:
         t[F.ALL_SIMPLES] = 1
-    if all(k in REVERSIBLE for k in kinds):
+    if not bits & _NOT_REVERSIBLE:
         t[F.REVERSIBLE_TILES] = 1
-    if all(k in GREEN for k in kinds):
+    if not bits & _NOT_GREEN:
         t[F.ALL_GREEN] = 1
-    if t[F.ALL_SIMPLES]:
-        return
-    if all(IS_HONOR[k] for k in kinds):
-        t[F.ALL_HONORS] = 1
-    elif all(IS_TERMINAL[k] for k in kinds):
-        t[F.ALL_TERMINALS] = 1
-    elif all(IS_TERMINAL_OR_HONOR[k] for k in kinds):
-        t[F.ALL_TERMINALS_AND_HONOURS] = 1
-
-
-def _rank_fans(kinds: Sequence[int], t: list[int]) -> None:
-    """全大 全中 全小 大于五 小于五."""
-    if any(k >= 27 for k in kinds):
-        return
-    ranks = {RANK[k] for k in kinds}
-    if max(ranks) <= 4:
-        t[F.LOWER_FOUR if 4 in ranks else F.LOWER_TILES] = 1
-    elif min(ranks) >= 6:
-        t[F.UPPER_FOUR if 6 in ranks else F.UPPER_TILES] = 1
-    elif min(ranks) >= 4 and max(ranks) <= 6:
-        t[F.MIDDLE_TILES] = 1
+    if bits & _NOT_SIMPLE:
+        if not bits & _SUITED:
+            t[F.ALL_HONORS] = 1
+        elif not bits & _NOT_TERMINAL:
+            t[F.ALL_TERMINALS] = 1
+        elif not bits & _NOT_TERMINAL_OR_HONOR:
+            t[F.ALL_TERMINALS_AND_HONOURS] = 1
+    # 全大 全中 全小 大于五 小于五
+    if not has_honor:
+        if not bits & _ABOVE_4:
+            t[F.LOWER_FOUR if bits & _RANK_4 else F.LOWER_TILES] = 1
+        elif not bits & _BELOW_6:
+            t[F.UPPER_FOUR if bits & _RANK_6 else F.UPPER_TILES] = 1
+        elif not bits & _OUTSIDE_4_6:
+            t[F.MIDDLE_TILES] = 1
+    return tuple(t)
 
 
 def _win_flag_fans(ctx: _Ctx, t: list[int]) -> None:
+    _win_flags(t, ctx.fourth, ctx.self_drawn, ctx.last, ctx.kong)
+
+
+def _win_flags(t: list[int], fourth: bool, self_drawn: bool, last: bool, kong: bool) -> None:
     """和绝张 自摸 妙手回春 海底捞月 杠上开花 抢杠和 (第九条 44-47, 58, 80)."""
-    if ctx.fourth:
+    if fourth:
         t[F.LAST_TILE] = 1
-    if ctx.self_drawn:
+    if self_drawn:
         t[F.SELF_DRAWN] = 1
-        if ctx.last:
+        if last:
             t[F.LAST_TILE_DRAW] = 1
             t[F.SELF_DRAWN] = 0  # 妙手回春 不计自摸
-        if ctx.kong:
+        if kong:
             t[F.OUT_WITH_REPLACEMENT_TILE] = 1
             t[F.SELF_DRAWN] = 0  # 杠上开花 不计自摸
     else:
-        if ctx.last:
+        if last:
             t[F.LAST_TILE_CLAIM] = 1
-        if ctx.kong:
+        if kong:
             t[F.ROBBING_THE_KONG] = 1
             t[F.LAST_TILE] = 0  # 抢杠和 不计和绝张
 
@@ -216,12 +320,19 @@ _IMPLIED: tuple[tuple[int, tuple[int, ...]], ...] = (
 )
 
 
+_IMPLYING = tuple(fan for fan, _ in _IMPLIED)
+_implying_counts = itemgetter(*_IMPLYING)
+_IMPLIES: tuple[tuple[int, ...], ...] = tuple(
+    dict(_IMPLIED).get(fan, ()) for fan in range(FAN_TABLE_SIZE)
+)
+
+
 def _apply_implied(t: list[int], why: list[ExcludedFan] | None) -> None:
     """Drop fans implied by counted ones (不重复原则), recording why when asked."""
-    for fan, implied in _IMPLIED:
+    for fan in compress(_IMPLYING, _implying_counts(t)):  # the counted ones, in that order
         if not t[fan]:
-            continue
-        for other in implied:
+            continue  # implied by an earlier one
+        for other in _IMPLIES[fan]:
             if t[other]:
                 if why is not None:
                     why.append(_excluded(other, f"implied by {_name(fan)} (不重复原则)"))
@@ -253,13 +364,56 @@ def _excluded(fan: int, reason: str) -> ExcludedFan:
 # --------------------------------------------------------------------------------------------
 # The regular shape: four sets and a pair
 
+# Per-set facts, 4 bits each, indexed by encoded set (kind << 6 | tile): summed over a
+# decomposition's sets (declared ones included) they count what 全带幺 全带五 全双刻 箭刻 幺九刻
+# and the wind fans ask about.
+_OUTSIDE, _FIVES, _EVENS, _DRAGON_PUNGS, _OTHER_PUNGS, _WIND_PUNGS = (1 << 4 * i for i in range(6))
 
-def _kong_fans(
-    concealed_pungs: int, melded_kongs: int, concealed_kongs: int, mil: bool, t: list[int]
-) -> None:
-    """The kong family and the concealed-pung family: at most one fan of each."""
+
+def _set_facts(kind: int, tile: int) -> int:
+    if tile >= 34 or (kind == CHOW and (tile >= 27 or tile % 9 > 6)):
+        return 0  # no such set
+    rank = RANK[tile]
+    if kind == CHOW:
+        if rank in (1, 7):
+            return _OUTSIDE
+        return _FIVES if 3 <= rank <= 5 else 0
+    facts = 0
+    if IS_TERMINAL_OR_HONOR[tile]:
+        facts = _OUTSIDE
+    elif rank == 5:
+        facts = _FIVES
+    elif rank % 2 == 0:
+        facts = _EVENS
+    if kind != PAIR:  # a pung or a kong
+        if IS_DRAGON[tile]:
+            facts += _DRAGON_PUNGS
+        elif IS_TERMINAL_OR_HONOR[tile]:
+            facts += _OTHER_PUNGS + (_WIND_PUNGS if IS_WIND[tile] else 0)
+    return facts
+
+
+_SET_FACTS = tuple(_set_facts(s >> 6, s & 63) for s in range(4 << 6))
+
+
+def _every_set_fan(facts: int) -> int:
+    """全带幺 全带五 全双刻: every set and the pair (five of them) has the property."""
+    if facts & 15 == 5:
+        return F.OUTSIDE_HAND
+    if facts // _FIVES & 15 == 5:
+        return F.ALL_FIVES
+    if facts // _EVENS & 15 == 5:
+        return F.ALL_EVEN_PUNGS
+    return 0
+
+
+# The same by the three low fields of summed facts (全带幺 全带五 全双刻 counts).
+_EVERY_SET_FAN = tuple(_every_set_fan(facts) for facts in range(_DRAGON_PUNGS))
+
+
+def _kong_fans(melded_kongs: int, concealed_kongs: int, mil: bool, t: list[int]) -> None:
+    """The kong family: at most one of 四杠 三杠 双暗杠 双明杠 明暗杠 暗杠 明杠."""
     kongs = melded_kongs + concealed_kongs
-    concealed = concealed_pungs + concealed_kongs  # 暗刻 counts concealed kongs too
     if kongs == 4:
         t[F.FOUR_KONGS] = 1
     elif kongs == 3:
@@ -277,12 +431,16 @@ def _kong_fans(
             t[F.TWO_MELDED_KONGS] = 1
     elif kongs == 1:
         t[F.MELDED_KONG if melded_kongs else F.CONCEALED_KONG] = 1
-    if concealed == 4:
-        t[F.FOUR_CONCEALED_PUNGS] = 1
-    elif concealed == 3:
-        t[F.THREE_CONCEALED_PUNGS] = 1
-    elif concealed == 2 and not t[F.TWO_CONCEALED_KONGS]:  # 双暗杠 不计双暗刻
-        t[F.TWO_CONCEALED_PUNGS] = 1
+
+
+# 四暗刻 三暗刻 双暗刻 by the number of concealed pungs and kongs.
+_CONCEALED_PUNGS_FAN = (
+    0,
+    0,
+    F.TWO_CONCEALED_PUNGS,
+    F.THREE_CONCEALED_PUNGS,
+    F.FOUR_CONCEALED_PUNGS,
+)
 
 
 def _wind_pung_fans(tile: int, ctx: _Ctx, t: list[int]) -> None:
@@ -304,169 +462,154 @@ def _wind_pung_fans(tile: int, ctx: _Ctx, t: list[int]) -> None:
             t[F.PUNG_OF_TERMINALS_OR_HONOURS] -= 1
 
 
-def _wait_fans(concealed_sets: Sequence[int], win: int, t: list[int]) -> None:
-    """边张 坎张 单钓将 for a unique wait: where the winning tile sits in the concealed sets."""
-    if t[F.MELDED_HAND] or t[F.FOUR_KONGS]:
-        return
-    edge = closed = single = False
-    for s in concealed_sets:
-        kind, tile = s >> 6, s & 63
-        if kind == CHOW:
-            if tile + 1 == win:
-                closed = True
-            elif tile == win or tile + 2 == win:
-                edge = True
-        elif kind == PAIR and tile == win:
-            single = True
-    if edge:
-        t[F.EDGE_WAIT] = 1
-    elif closed:
-        t[F.CLOSED_WAIT] = 1
-    elif single:
-        t[F.SINGLE_WAIT] = 1
+def _wait_fan(concealed_chows: Sequence[int], pair: int, win: int) -> int:
+    """边张 坎张 单钓将 (第九条 77-79), for a unique wait: where the winning tile sits in the
+    concealed chows (by lowest tile) or the pair; 0 when it sits in none of them."""
+    if win in concealed_chows or win - 2 in concealed_chows:
+        return F.EDGE_WAIT
+    if win - 1 in concealed_chows:
+        return F.CLOSED_WAIT
+    if pair == win:
+        return F.SINGLE_WAIT
+    return 0
 
 
-def _regular_fans(
-    fixed: Sequence[Meld],
-    concealed_sets: tuple[int, ...],
-    kinds: Sequence[int],
-    total: Sequence[int],
-    ctx: _Ctx,
-    why: list[ExcludedFan] | None,
-) -> list[int]:
+def _hand_base(ctx: _Ctx) -> None:
+    """Count the fans every regular decomposition shares into ``ctx.base``."""
+    t = list(_tile_class_fans(_class_bits(ctx.total)))
+    situation = _situation_fans(
+        ctx.fourth,
+        ctx.self_drawn,
+        ctx.last,
+        ctx.kong,
+        ctx.mil,
+        ctx.melded_sets,
+        ctx.melded_kongs,
+        ctx.concealed_kongs,
+    )
+    for fan, count in situation:
+        t[fan] = count
+    # 四归一: four of a kind not declared as a kong (a decomposition with 一色四同顺 drops it)
+    t[F.TILE_HOG] = ctx.total.count(4) - ctx.melded_kongs - ctx.concealed_kongs
+    ctx.base = t
+    # 全求人 and 四杠 leave no wait to count (the single wait is in them).
+    ctx.wait_fans = not (t[F.MELDED_HAND] or t[F.FOUR_KONGS])
+
+
+@cache
+def _situation_fans(
+    fourth: bool,
+    self_drawn: bool,
+    last: bool,
+    kong: bool,
+    mil: bool,
+    melded_sets: int,
+    melded_kongs: int,
+    concealed_kongs: int,
+) -> tuple[tuple[int, int], ...]:
+    """The fans of the win flags and the declared melds, as (fan, count): the win flag fans, the
+    kong family, and 不求人 门前清 全求人 自摸. No tile-class fan is among them."""
     t = [0] * FAN_TABLE_SIZE
-    chows: list[int] = []
-    pungs: list[int] = []
-    pair = -1
-    concealed_pungs = melded_kongs = concealed_kongs = 0
-    melded_sets = 0
-    for meld in fixed:
-        meld_kind = meld.kind
-        if meld_kind is MeldKind.CHOW:
-            chows.append(meld.tile)
-            melded_sets += 1
-        elif meld_kind is MeldKind.PUNG:
-            pungs.append(meld.tile)
-            melded_sets += 1
-        elif meld_kind is MeldKind.KONG:
-            pungs.append(meld.tile)
-            melded_kongs += 1
-            melded_sets += 1
-        else:
-            pungs.append(meld.tile)
-            concealed_kongs += 1
-    win = ctx.win
-    win_in_chow = False
-    for s in concealed_sets:
-        kind, tile = s >> 6, s & 63
-        if kind == CHOW:
-            chows.append(tile)
-            if tile <= win <= tile + 2:
-                win_in_chow = True
-        elif kind == PUNG:
-            pungs.append(tile)
-            concealed_pungs += 1
-        else:
-            pair = tile
-    if (
-        not ctx.self_drawn
-        and not win_in_chow
-        and any(s == (PUNG << 6 | win) for s in concealed_sets)
-    ):
-        concealed_pungs -= 1  # a pung completed by a discard is exposed
-
-    _win_flag_fans(ctx, t)
-
-    if pungs:
-        _kong_fans(concealed_pungs, melded_kongs, concealed_kongs, ctx.mil, t)
-        if len(pungs) == 4 and not t[F.FOUR_KONGS] and not t[F.FOUR_CONCEALED_PUNGS]:
-            t[F.ALL_PUNGS] = 1
-        for p in pungs:
-            if IS_DRAGON[p]:
-                t[F.DRAGON_PUNG] += 1
-            elif IS_TERMINAL_OR_HONOR[p]:
-                t[F.PUNG_OF_TERMINALS_OR_HONOURS] += 1
-
-    chows.sort()
-    pungs.sort()
-    terminal_chows = False
-    if len(chows) == 4 and RANK[pair] == 5 and pair < 27:
-        ranks = sorted(RANK[c] for c in chows)
-        if ranks == [1, 1, 7, 7]:
-            suits = [SUIT[c] for c in chows]
-            if all(s == SUIT[pair] for s in suits):
-                t[F.PURE_TERMINAL_CHOWS] = 1
-                terminal_chows = True
-            elif SUIT[pair] not in suits:
-                low = {SUIT[c] for c in chows if RANK[c] == 1}
-                high = {SUIT[c] for c in chows if RANK[c] == 7}
-                if len(low) == 2 and low == high:
-                    t[F.THREE_SUITED_TERMINAL_CHOWS] = 1
-                    terminal_chows = True
-    if not terminal_chows:
-        for fan, _ in chow_combinations(tuple(chows)):
-            t[fan] += 1
-        for fan, _ in pung_combinations(tuple(pungs)):
-            t[fan] += 1
-
+    _win_flags(t, fourth, self_drawn, last, kong)
+    _kong_fans(melded_kongs, concealed_kongs, mil, t)
     # 不求人 门前清 全求人 自摸
     if melded_sets == 0:
-        t[F.FULLY_CONCEALED_HAND if ctx.self_drawn else F.CONCEALED_HAND] = 1
+        t[F.FULLY_CONCEALED_HAND if self_drawn else F.CONCEALED_HAND] = 1
     elif melded_sets == 4:
-        t[F.SELF_DRAWN if ctx.self_drawn else F.MELDED_HAND] = 1
-    elif ctx.self_drawn:
+        t[F.SELF_DRAWN if self_drawn else F.MELDED_HAND] = 1
+    elif self_drawn:
         t[F.SELF_DRAWN] = 1
+    return tuple((fan, count) for fan, count in enumerate(t) if count)
 
-    # The pair: 平和, and 双箭刻/三风刻 become 小三元/小四喜.
+
+@lru_cache(maxsize=1 << 14)
+def _pung_fans(pungs: tuple[int, ...]) -> tuple[int, ...]:
+    """The combination fans of sorted encoded pungs and kongs (as pungs), one entry per count."""
+    return tuple(fan for fan, _ in pung_combinations(tuple(p & 63 for p in pungs)))
+
+
+_FIRST_PUNG = PUNG << 6  # the lowest encoded pung
+
+
+def _regular_fans(ctx: _Ctx, sets: tuple[int, ...], why: list[ExcludedFan] | None) -> list[int]:
+    """The fan table of one decomposition: ``sets`` (sorted encoded sets, as ``decompose`` gives
+    them) are the standing tiles; ``ctx.base`` holds the fans shared by every decomposition."""
+    t = ctx.base.copy()
+    win = ctx.win
+    # Sorted encoded sets: the chows (CHOW = 0) come first, the pair (PAIR = 3) last.
+    n_chows = bisect_left(sets, _FIRST_PUNG)
+    concealed_chows = sets[:n_chows]
+    pair = sets[-1] & 63
+    chows = concealed_chows
+    if ctx.fixed_chows:
+        chows = tuple(sorted(ctx.fixed_chows + chows))
+    pungs = sets[n_chows:-1]  # encoded PUNG << 6 | tile
+    if ctx.fixed_pungs:
+        pungs = tuple(sorted(ctx.fixed_pungs + pungs))
+    facts = ctx.fixed_facts + sum(map(_SET_FACTS.__getitem__, sets))
+
+    if pungs:
+        # 暗刻: a pung completed by a discard is exposed, unless a chow can take the winning tile.
+        concealed = len(sets) - n_chows - 1 + ctx.concealed_kongs
+        if (
+            not ctx.self_drawn
+            and (PUNG << 6 | win) in sets
+            and win not in concealed_chows
+            and win - 1 not in concealed_chows
+            and win - 2 not in concealed_chows
+        ):
+            concealed -= 1
+        fan = _CONCEALED_PUNGS_FAN[concealed]
+        if fan and not (concealed == 2 and t[F.TWO_CONCEALED_KONGS]):  # 双暗杠 不计双暗刻
+            t[fan] = 1
+        if len(pungs) == 4 and not t[F.FOUR_KONGS] and not t[F.FOUR_CONCEALED_PUNGS]:
+            t[F.ALL_PUNGS] = 1
+        t[F.DRAGON_PUNG] = facts // _DRAGON_PUNGS & 15
+        t[F.PUNG_OF_TERMINALS_OR_HONOURS] = facts // _OTHER_PUNGS & 15
+        if len(pungs) > 1:
+            for fan in _pung_fans(pungs):
+                t[fan] += 1
+
     if len(chows) == 4:
+        fan, pair_needed = terminal_chows(chows)  # 一色双龙会 三色双龙会
+        if fan and pair == pair_needed:
+            t[fan] = 1
+        else:
+            for fan in chow_fans(chows):
+                t[fan] += 1
+        if t[F.QUADRUPLE_CHOW]:
+            t[F.TILE_HOG] = 0  # 一色四同顺 不计四归一
         if pair < 27:
-            t[F.ALL_CHOWS] = 1
-    elif t[F.TWO_DRAGON_PUNGS]:
-        if IS_DRAGON[pair]:
-            t[F.LITTLE_THREE_DRAGONS] = 1
-            t[F.TWO_DRAGON_PUNGS] = 0
-    elif t[F.BIG_THREE_WINDS] and IS_WIND[pair]:
-        t[F.LITTLE_FOUR_WINDS] = 1
-        t[F.BIG_THREE_WINDS] = 0
+            t[F.ALL_CHOWS] = 1  # 平和
+    else:
+        if len(chows) > 1:
+            for fan in chow_fans(chows):
+                t[fan] += 1
+        # The pair turns 双箭刻 into 小三元 and 三风刻 into 小四喜.
+        if t[F.TWO_DRAGON_PUNGS]:
+            if IS_DRAGON[pair]:
+                t[F.LITTLE_THREE_DRAGONS] = 1
+                t[F.TWO_DRAGON_PUNGS] = 0
+        elif t[F.BIG_THREE_WINDS] and IS_WIND[pair]:
+            t[F.LITTLE_FOUR_WINDS] = 1
+            t[F.BIG_THREE_WINDS] = 0
 
-    # 全带幺 全带五 全双刻: every set and the pair.
-    outside = fives = evens = 0
-    for c in chows:
-        r = RANK[c]
-        if r in (1, 7):
-            outside += 1
-        elif 3 <= r <= 5:
-            fives += 1
-    for p in (*pungs, pair):
-        if p >= 27:
-            outside += 1
-            continue
-        r = RANK[p]
-        if r in (1, 9):
-            outside += 1
-        elif r == 5:
-            fives += 1
-        elif r % 2 == 0:
-            evens += 1
-    if outside == 5:
-        t[F.OUTSIDE_HAND] = 1
-    elif fives == 5:
-        t[F.ALL_FIVES] = 1
-    elif evens == 5:
-        t[F.ALL_EVEN_PUNGS] = 1
+    fan = _EVERY_SET_FAN[facts % _DRAGON_PUNGS]  # 全带幺 全带五 全双刻
+    if fan:
+        t[fan] = 1
 
-    _suit_fans(kinds, t)
-    _tile_fans(kinds, t)
-    _rank_fans(kinds, t)
-    if not t[F.QUADRUPLE_CHOW]:
-        t[F.TILE_HOG] = sum(1 for k in kinds if total[k] == 4) - melded_kongs - concealed_kongs
-    if ctx.unique_wait:
-        _wait_fans(concealed_sets, win, t)
+    if ctx.wait_fans:
+        fan = _wait_fan(concealed_chows, pair, win)
+        if fan:
+            if ctx.unique is None:  # 独听, worked out once a decomposition can use it
+                ctx.unique = is_unique_wait_of_winning(ctx.standing, win)
+            if ctx.unique:
+                t[fan] = 1
     _apply_implied(t, why)
-    if not t[F.BIG_FOUR_WINDS]:
+    if facts // _WIND_PUNGS & 15 and not t[F.BIG_FOUR_WINDS]:
         for p in pungs:
-            if IS_WIND[p]:
-                _wind_pung_fans(p, ctx, t)
+            if IS_WIND[p & 63]:
+                _wind_pung_fans(p & 63, ctx, t)
     if not any(t):
         t[F.CHICKEN_HAND] = 1
     return t
@@ -476,10 +619,7 @@ def _regular_fans(
 # Special shapes
 
 
-def _seven_pairs_fans(
-    standing: Sequence[int], kinds: Sequence[int], ctx: _Ctx, why: list[ExcludedFan] | None
-) -> list[int]:
-    t = [0] * FAN_TABLE_SIZE
+def _seven_pairs_fans(standing: list[int], ctx: _Ctx, why: list[ExcludedFan] | None) -> list[int]:
     suit = SUIT[ctx.win]
     if suit < 3:
         base = suit * 9
@@ -488,16 +628,15 @@ def _seven_pairs_fans(
     else:
         shifted = False
     if shifted:
+        t = [0] * FAN_TABLE_SIZE
         t[F.SEVEN_SHIFTED_PAIRS] = 1
         if not standing[base] and not standing[base + 8]:
             t[F.ALL_SIMPLES] = 1
         _win_flag_fans(ctx, t)
         return t
+    t = list(_tile_class_fans(_class_bits(standing)))
     t[F.SEVEN_PAIRS] = 1
-    _suit_fans(kinds, t)
-    _tile_fans(kinds, t)
-    _rank_fans(kinds, t)
-    t[F.TILE_HOG] = sum(1 for k in kinds if standing[k] == 4)
+    t[F.TILE_HOG] = standing.count(4)
     _win_flag_fans(ctx, t)
     _apply_implied(t, why)
     return t
@@ -536,12 +675,12 @@ def _thirteen_orphans_fans(kinds: Sequence[int], ctx: _Ctx) -> list[int] | None:
 def _nine_gates_fans(standing: Sequence[int], ctx: _Ctx) -> list[int] | None:
     """九莲宝灯: 1112345678999 of one suit concealed, won on any tile of that suit."""
     win = ctx.win
-    if win >= 27:
-        return None
     base = win - win % 9
+    if win >= 27 or standing[base] < 3:
+        return None
     expected = [3, 1, 1, 1, 1, 1, 1, 1, 3]
     expected[win % 9] += 1
-    if [standing[base + r] for r in range(9)] != expected or sum(standing) != 14:
+    if standing[base : base + 9] != expected or sum(standing) != 14:
         return None
     t = [0] * FAN_TABLE_SIZE
     t[F.NINE_GATES] = 1
@@ -567,6 +706,8 @@ def _knitted_straight_fans(
     why: list[ExcludedFan] | None,
 ) -> tuple[list[int], str, list[SetView]] | None:
     """组合龙 + one set + a pair (the set may be a declared meld)."""
+    if not (all(standing[0:9:3]) or all(standing[1:9:3]) or all(standing[2:9:3])):
+        return None  # every 组合龙 holds one of 147 258 369 in 万
     straight = next((ks for ks in KNITTED_STRAIGHTS if all(standing[k] for k in ks)), None)
     if straight is None:
         return None
@@ -630,8 +771,11 @@ def _knitted_straight_fans(
             t[F.CONCEALED_HAND] = 1
     # Waits beside a knitted straight: judged on the set and pair alone (the reference's reading).
     if not fixed:
-        if rest[ctx.win] and is_unique_wait(rest, ctx.win):
-            _wait_fans((other_set, PAIR << 6 | pair), ctx.win, t)
+        if rest[ctx.win] and is_unique_wait_of_winning(rest, ctx.win):
+            chows = (tile,) if kind == CHOW else ()
+            fan = _wait_fan(chows, pair, ctx.win)
+            if fan:
+                t[fan] = 1
     elif ctx.win not in straight or standing[ctx.win] == 3:
         t[F.SINGLE_WAIT] = 1  # with a meld, the pair is the only open part
     _apply_implied(t, why)
@@ -691,45 +835,42 @@ def _ref_key(sets: tuple[int, ...]) -> tuple[tuple[int, int, int], ...]:
     return tuple(sorted(key))
 
 
-def _validate(hand: Hand, context: WinContext) -> tuple[list[int], list[int], bool, bool]:
-    """Check the input is a possible hand; return (standing counts, total counts, 和绝张, kong flag)."""
+def _check_sizes(hand: Hand, context: WinContext) -> None:
+    """The winning tile agrees, at most four melds, and 13 - 3 per meld concealed tiles."""
     if hand.win_tile is not None and hand.win_tile != context.win_tile:
         raise InvalidHandError(
             f"the hand's winning tile {hand.win_tile} differs from the context's {context.win_tile}"
         )
-    if len(hand.melds) > 4:
-        raise InvalidHandError(f"at most 4 melds, not {len(hand.melds)}")
-    expected = 13 - 3 * len(hand.melds)
+    melds = len(hand.melds)
+    if melds > 4:
+        raise InvalidHandError(f"at most 4 melds, not {melds}")
+    expected = 13 - 3 * melds
     if len(hand.concealed) != expected:
         raise InvalidHandError(
-            f"with {len(hand.melds)} meld(s) a hand holds {expected} concealed tiles before the "
+            f"with {melds} meld(s) a hand holds {expected} concealed tiles before the "
             f"winning tile, not {len(hand.concealed)} (相公)"
         )
-    win = int(context.win_tile)
-    standing = [0] * 34
-    for tile in hand.concealed:
-        standing[tile] += 1
-    standing[win] += 1
-    total = list(standing)
-    melded = [0] * 34
-    for meld in hand.melds:
-        for tile in meld.tiles:
-            total[tile] += 1
-            melded[tile] += 1
-    over = [TILES[t] for t in range(34) if total[t] > 4]
-    if over:
+
+
+def _check_tiles(
+    hand: Hand, context: WinContext, win: int, standing: list[int], total: list[int]
+) -> tuple[bool, bool]:
+    """At most four of a tile, and no flag the tiles contradict; return (和绝张, kong flag)."""
+    if max(total) > 4:
+        over = [TILES[t] for t in range(34) if total[t] > 4]
         raise InvalidHandError("more than four of " + ", ".join(f"{t} ({total[t]})" for t in over))
+    melded_win = total[win] - standing[win]
     fourth = context.fourth_tile
     if fourth and standing[win] > 1:
         raise InvalidHandError(
             f"和绝张 (fourth tile) is impossible: the hand itself holds another {context.win_tile}"
         )
-    if melded[win] == 3 and standing[win] == 1:
+    if melded_win == 3 and standing[win] == 1:
         fourth = True  # three in one's own melds: the winning tile is necessarily the last one
     kong = context.kong
     if kong and context.self_drawn and not any(m.kind.is_kong for m in hand.melds):
         raise InvalidHandError("杠上开花 (out on a kong replacement) needs a kong in the hand")
-    if kong and not context.self_drawn and (standing[win] > 1 or melded[win] > 0):
+    if kong and not context.self_drawn and (standing[win] > 1 or melded_win > 0):
         raise InvalidHandError(
             f"抢杠和 (robbing a kong) is impossible: the other three {context.win_tile} are in the "
             "robbed pung, yet the hand holds one"
@@ -737,7 +878,80 @@ def _validate(hand: Hand, context: WinContext) -> tuple[list[int], list[int], bo
     if kong and not context.self_drawn and context.last_tile:
         # 第七条七: a kong takes a replacement from the wall, so none is declared once it is empty.
         raise InvalidHandError("抢杠和 (robbing a kong) cannot happen on the last tile of the wall")
-    return standing, total, fourth, kong
+    return fourth, kong
+
+
+# Counted fans are immutable values: one shared instance per (fan, count) a table can hold.
+_COUNTED: tuple[dict[int, CountedFan], ...] = tuple(
+    {n: CountedFan(fan, n) for n in range(1, 9)} for fan in _FANS
+)
+
+
+@cache
+def _flower_fan(flowers: int) -> CountedFan:
+    return CountedFan(Fan.FLOWER_TILES, flowers, (f"{flowers} flower(s)",))
+
+
+def _display_key(counted: CountedFan) -> tuple[bool, int, int]:
+    """Highest fans first, flowers last."""
+    fan = counted.fan
+    return fan is Fan.FLOWER_TILES, -fan.points, fan.number
+
+
+def _counted_fans(best: list[int], flowers: int) -> tuple[CountedFan, ...]:
+    """The counted fans of a fan table, in display order."""
+    # Fan numbers 1-81 run from the highest points down, so table order is display order;
+    # only 明暗杠 (82, the mil profile) is out of place.
+    fans = tuple([_COUNTED[fan][best[fan]] for fan in compress(_SLOTS, best)])
+    if flowers:
+        fans += (_flower_fan(flowers),)
+    if best[F.MELDED_AND_CONCEALED_KONG]:
+        return tuple(sorted(fans, key=_display_key))
+    return fans
+
+
+def _tiles_shape(name: str, kinds: list[int]) -> str:
+    return name + " " + " ".join(str(TILES[k]) for k in kinds)
+
+
+def _special_shape(
+    ctx: _Ctx,
+    fixed: Sequence[Meld],
+    kinds: list[int],
+    distinct: int,
+    why: list[ExcludedFan] | None,
+    explain: bool,
+) -> tuple[list[int], str, list[SetView]] | None:
+    """The first special shape the hand makes, in the reference's order: 七对 (or 连七对), 全不靠,
+    十三幺, 组合龙, 九莲宝灯. Returns its fan table, its name (when explaining; 组合龙 always)
+    and its sets (组合龙 only)."""
+    standing = ctx.standing
+    if not fixed:
+        if not (standing.count(1) or standing.count(3)):  # every count even
+            t = _seven_pairs_fans(standing, ctx, why)
+            if not explain:
+                return t, "", []
+            pairs = (str(TILES[k]) * 2 for k in kinds for _ in range(standing[k] // 2))
+            return t, "七对 " + " ".join(pairs), []
+        if distinct == 14:
+            found = _honors_and_knitted_fans(standing, kinds, ctx)
+            if found is not None:
+                return found, _tiles_shape("全不靠", kinds) if explain else "", []
+        if distinct == 13:
+            found = _thirteen_orphans_fans(kinds, ctx)
+            if found is not None:
+                return found, _tiles_shape("十三幺", kinds) if explain else "", []
+    if distinct >= 9:
+        knitted = _knitted_straight_fans(fixed, standing, ctx.total, ctx, why)
+        if knitted is not None:
+            return knitted
+    if not fixed and distinct == 9:
+        found = _nine_gates_fans(standing, ctx)
+        if found is not None:
+            if not explain:
+                return found, "", []
+            return found, "九莲宝灯 " + " ".join(str(TILES[k]) * standing[k] for k in kinds), []
+    return None
 
 
 def calculate(
@@ -752,61 +966,39 @@ def calculate(
     """
     if rules not in PROFILES:
         raise ValueError(f"unknown rules profile {rules!r}: choose one of {', '.join(PROFILES)}")
-    standing, total, fourth, kong = _validate(hand, context)
+    ctx = _Ctx(hand, context, rules == "mil")
+    standing, total = ctx.standing, ctx.total
     fixed = hand.melds
-    ctx = _Ctx(
-        int(context.win_tile),
-        context.self_drawn,
-        fourth,
-        kong,
-        context.last_tile,
-        int(context.seat_wind),
-        int(context.round_wind),
-        rules == "mil",
-    )
-    kinds = [k for k in range(34) if total[k]]
+    # The kinds held: the special shapes (all concealed) and explanations read them.
     why: list[ExcludedFan] | None = [] if explain else None
+    distinct = 34 - standing.count(0)  # the special shapes but 七对 hold 9 kinds or more
+    kinds = list(compress(_KINDS, total)) if explain or distinct >= 13 else []
 
     best: list[int] | None = None
     views: list[SetView] = []
     best_points = 0
-    shape = ""  # named only when explaining: the hot path never formats text
+    shape = ""  # named only when explaining (or 组合龙): the hot path formats no text
     seven_pairs = False
-    if not fixed:
-        if sum(1 for c in standing if c % 2) == 0:
-            best = _seven_pairs_fans(standing, kinds, ctx, why)
+    if len(fixed) <= 1 and (distinct >= 9 or not fixed):
+        special = _special_shape(ctx, fixed, kinds, distinct, why, explain)
+        if special is not None:
+            best, shape, views = special
+            best_points = _total(best)
             seven_pairs = bool(best[F.SEVEN_PAIRS])
-            if explain:
-                pairs = (str(TILES[k]) * 2 for k in kinds for _ in range(standing[k] // 2))
-                shape = "七对 " + " ".join(pairs)
-        if best is None:
-            best = _honors_and_knitted_fans(standing, kinds, ctx)
-            if best is not None and explain:
-                shape = "全不靠 " + " ".join(str(TILES[k]) for k in kinds)
-        if best is None:
-            best = _thirteen_orphans_fans(kinds, ctx)
-            if best is not None and explain:
-                shape = "十三幺 " + " ".join(str(TILES[k]) for k in kinds)
-    if best is None and len(fixed) <= 1:
-        found = _knitted_straight_fans(fixed, standing, total, ctx, why)
-        if found is not None:
-            best, shape, views = found
-    if best is None and not fixed:
-        best = _nine_gates_fans(standing, ctx)
-        if best is not None and explain:
-            shape = "九莲宝灯 " + " ".join(str(TILES[k]) * standing[k] for k in kinds)
-    if best is not None:
-        best_points = _total(best)
 
     others: list[tuple[str, int]] = []  # readings not taken (就高不就低), when explaining
     if best is None or seven_pairs:
         splits = decompose(standing)
         if splits:
-            ctx.unique_wait = is_unique_wait(standing, ctx.win)
-            splits.sort(key=_ref_key)
+            _hand_base(ctx)
+        if len(splits) == 1 and best is None and not explain:
+            best = _regular_fans(ctx, splits[0], None)  # the only reading: nothing to compare
+        elif splits:
+            if len(splits) > 1:
+                splits.sort(key=_ref_key)
             chosen: tuple[int, ...] | None = None
             for sets in splits:
-                table = _regular_fans(fixed, sets, kinds, total, ctx, None)
+                table = _regular_fans(ctx, sets, None)
                 points = _total(table)
                 if explain:
                     others.append((" ".join(map(str, _set_views(fixed, sets, ctx))), points))
@@ -817,32 +1009,36 @@ def calculate(
                     best, best_points, chosen = table, points, sets
             if chosen is not None and explain:
                 if seven_pairs:
-                    others.append((shape, _total(_seven_pairs_fans(standing, kinds, ctx, None))))
+                    others.append((shape, _total(_seven_pairs_fans(standing, ctx, None))))
                 assert why is not None
                 why.clear()
-                best = _regular_fans(fixed, chosen, kinds, total, ctx, why)
+                best = _regular_fans(ctx, chosen, why)
                 views = _set_views(fixed, chosen, ctx)
                 shape = " ".join(map(str, views))
-    others = [item for item in others if item[0] != shape]
-
     if best is None:
         return FanResult(fans=(), is_winning=False)
     flowers = context.flowers or len(hand.flowers)
     if why is None:
-        fans = [CountedFan(_FANS[i], n) for i, n in enumerate(best) if n > 0]
-    else:
-        story = explain_fans(best, views, kinds, total, ctx.win, ctx.self_drawn, ctx.fourth, shape)
-        fans = [
-            CountedFan(_FANS[i], n, story.bases.get(i, ())) for i, n in enumerate(best) if n > 0
-        ]
-        why.extend(ExcludedFan(_FANS[f], reason) for f, reason in story.excluded)
+        # 组合龙 names its shape even on the plain path
+        return FanResult(_counted_fans(best, flowers), True, (), shape)
+
+    others = [item for item in others if item[0] != shape]
+    story = explain_fans(best, views, kinds, total, ctx.win, ctx.self_drawn, ctx.fourth, shape)
+    fans = [CountedFan(_FANS[i], n, story.bases.get(i, ())) for i, n in enumerate(best) if n > 0]
+    # One reason per excluded fan, except pair combinations, which name their own sets.
+    named = {e.fan for e in why}
+    for fan, reason in story.excluded:
+        if _FANS[fan] not in named or " + " in reason:
+            why.append(ExcludedFan(_FANS[fan], reason))
+            named.add(_FANS[fan])
+    why[:] = dict.fromkeys(why)
     if flowers:
-        fans.append(CountedFan(Fan.FLOWER_TILES, flowers, (f"{flowers} flower(s)",)))
-    fans.sort(key=lambda f: (f.fan is Fan.FLOWER_TILES, -f.fan.points, f.fan.number))
+        fans.append(_flower_fan(flowers))
+    fans.sort(key=_display_key)
     return FanResult(
         fans=tuple(fans),
         is_winning=True,
-        excluded=tuple(why or ()),
+        excluded=tuple(why),
         decomposition=shape,
         alternatives=tuple(others),
     )

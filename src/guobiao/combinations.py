@@ -14,9 +14,11 @@ from ._tables import IS_DRAGON, IS_WIND, RANK, SUIT
 __all__ = [
     "Combination",
     "chow_combinations",
+    "chow_fans",
     "pair_chow_fan",
     "pair_pung_fan",
     "pung_combinations",
+    "terminal_chows",
     "triple_chow_fan",
     "triple_pung_fan",
 ]
@@ -192,3 +194,31 @@ def pung_combinations(pungs: tuple[int, ...]) -> tuple[Combination, ...]:
             if fan:
                 out.append((fan, (i, j)))
     return tuple(out)
+
+
+# The calculator's hot path needs only the fans, not the sets they rest on.
+
+
+@lru_cache(maxsize=1 << 14)
+def chow_fans(chows: tuple[int, ...]) -> tuple[int, ...]:
+    """The fan numbers of :func:`chow_combinations`, one entry per count."""
+    return tuple(fan for fan, _ in chow_combinations(chows))
+
+
+@lru_cache(maxsize=1 << 14)
+def terminal_chows(chows: tuple[int, ...]) -> tuple[int, int]:
+    """(fan, pair tile) when four sorted chows are two 123s and two 789s that, with a pair of 5s,
+    make 一色双龙会 (one suit, the pair too) or 三色双龙会 (two suits, the pair the third); (0, -1)
+    otherwise."""
+    if len(chows) != 4 or sorted(RANK[c] for c in chows) != [1, 1, 7, 7]:
+        return 0, -1
+    suits = {SUIT[c] for c in chows}
+    if len(suits) == 1:
+        (suit,) = suits
+        return F.PURE_TERMINAL_CHOWS, suit * 9 + 4
+    low = {SUIT[c] for c in chows if RANK[c] == 1}
+    high = {SUIT[c] for c in chows if RANK[c] == 7}
+    if len(low) == 2 and low == high:
+        (third,) = {0, 1, 2} - low
+        return F.THREE_SUITED_TERMINAL_CHOWS, third * 9 + 4
+    return 0, -1

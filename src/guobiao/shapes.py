@@ -57,24 +57,24 @@ def set_tile(encoded: int) -> int:
 
 
 @cache
-def _suit_splits(
-    pattern: tuple[int, ...], base: int, chows: bool
-) -> tuple[tuple[tuple[int, ...], bool], ...]:
-    """Every way to split one suit's counts into sets and at most one pair.
+def _suit_splits(pattern: tuple[int, ...], base: int) -> tuple[tuple[tuple[int, ...], ...], int]:
+    """Every way to split one suit's counts into sets, plus one pair when it holds 3n+2 tiles,
+    and whether it holds the pair (0 or 1).
 
-    Returns (sets, has_pair) pairs; each ``sets`` is a sorted tuple of encoded sets with tiles
-    offset by ``base``.
+    Each split is a sorted tuple of encoded sets with tiles offset by ``base`` (honours from 27
+    take no chows); an empty suit has one empty split, a suit of 3n+1 tiles none.
     """
-    results: set[tuple[tuple[int, ...], bool]] = set()
+    results: set[tuple[int, ...]] = set()
     counts = list(pattern)
     n = len(counts)
+    chows = base < 27
     chosen: list[int] = []
 
     def walk(i: int, pair_used: bool) -> None:
         while i < n and counts[i] == 0:
             i += 1
         if i == n:
-            results.add((tuple(sorted(chosen)), pair_used))
+            results.add(tuple(sorted(chosen)))
             return
         t = base + i
         if counts[i] >= 3:
@@ -100,11 +100,10 @@ def _suit_splits(
             counts[i + 1] += 1
             counts[i + 2] += 1
 
-    walk(0, False)
-    return tuple(sorted(results))
-
-
-_SUIT_SPANS = ((0, 9, True), (9, 18, True), (18, 27, True), (27, 34, False))
+    remainder = sum(pattern) % 3
+    if remainder != 1:
+        walk(0, remainder == 0)  # 3n tiles take no pair, 3n+2 exactly one
+    return tuple(sorted(results)), remainder // 2
 
 
 def decompose(counts: Sequence[int]) -> list[tuple[int, ...]]:
@@ -113,24 +112,18 @@ def decompose(counts: Sequence[int]) -> list[tuple[int, ...]]:
     Each result is a sorted tuple of encoded sets (exactly one :data:`PAIR`). Sets are pungs and
     chows only: declared melds are not part of ``counts``.
     """
-    per_suit: list[tuple[tuple[tuple[int, ...], bool], ...]] = []
-    for start, stop, chows in _SUIT_SPANS:
-        pattern = tuple(counts[start:stop])
-        if not any(pattern):
-            continue
-        splits = _suit_splits(pattern, start, chows)
-        if not splits:
-            return []
-        per_suit.append(splits)
-    out: list[tuple[int, ...]] = []
-    for combo in product(*per_suit):
-        if sum(has_pair for _, has_pair in combo) != 1:
-            continue
-        sets: list[int] = []
-        for part, _ in combo:
-            sets.extend(part)
-        out.append(tuple(sorted(sets)))
-    return out
+    # One memoised table per suit (万 饼 条 and the honours): the hand is their product.
+    characters, c_pair = _suit_splits(tuple(counts[0:9]), 0)
+    dots, d_pair = _suit_splits(tuple(counts[9:18]), 9)
+    bamboo, b_pair = _suit_splits(tuple(counts[18:27]), 18)
+    honours, h_pair = _suit_splits(tuple(counts[27:34]), 27)
+    if c_pair + d_pair + b_pair + h_pair != 1:
+        return []
+    if len(characters) == len(dots) == len(bamboo) == len(honours) == 1:  # the usual case
+        return [tuple(sorted(characters[0] + dots[0] + bamboo[0] + honours[0]))]
+    return [
+        tuple(sorted(c + d + b + h)) for c, d, b, h in product(characters, dots, bamboo, honours)
+    ]
 
 
 def is_seven_pairs(counts: Sequence[int]) -> bool:

@@ -1,113 +1,132 @@
 """Waits of the regular shape, and the unique wait (独听) that 边张 坎张 单钓将 need.
 
-Per-suit facts are memoised by suit pattern, so a whole hand is judged by four table look-ups.
+A suit is judged by table look-ups: every one-suit pattern that splits into sets (with or without
+one pair) is listed once, on first use, by enumerating multisets of at most four sets; a pattern
+is then keyed as an int with four bits per rank. The tiles that complete a suit pattern are
+memoised per pattern, so a whole hand is judged suit by suit, never as one 34-count key.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import lru_cache
+from functools import cache
+from itertools import combinations_with_replacement
+from operator import mul
 
-__all__ = ["is_unique_wait", "regular_waits"]
-
-
-@lru_cache(maxsize=1 << 16)
-def _suit_complete(pattern: tuple[int, ...], chows: bool) -> tuple[bool, bool]:
-    """(splits into sets only, splits into sets + one pair) for one suit's counts."""
-    counts = list(pattern)
-    n = len(counts)
-
-    def walk(i: int, need_pair: bool) -> bool:
-        while i < n and counts[i] == 0:
-            i += 1
-        if i == n:
-            return not need_pair
-        ok = False
-        if counts[i] >= 3:
-            counts[i] -= 3
-            ok = walk(i, need_pair)
-            counts[i] += 3
-        if not ok and need_pair and counts[i] >= 2:
-            counts[i] -= 2
-            ok = walk(i, False)
-            counts[i] += 2
-        if not ok and chows and i + 2 < n and counts[i + 1] and counts[i + 2]:
-            counts[i] -= 1
-            counts[i + 1] -= 1
-            counts[i + 2] -= 1
-            ok = walk(i, need_pair)
-            counts[i] += 1
-            counts[i + 1] += 1
-            counts[i + 2] += 1
-        return ok
-
-    total = sum(pattern)
-    return (total % 3 == 0 and walk(0, False), total % 3 == 2 and walk(0, True))
-
-
-@lru_cache(maxsize=1 << 16)
-def _suit_completers(
-    pattern: tuple[int, ...], chows: bool
-) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """Ranks (0-based) whose addition makes the suit split into sets only / into sets and a pair."""
-    sets_only: list[int] = []
-    with_pair: list[int] = []
-    work = list(pattern)
-    for r in range(len(pattern)):
-        if not chows and not pattern[r]:
-            continue  # an honour tile not held cannot join any set
-        work[r] += 1
-        done, paired = _suit_complete(tuple(work), chows)
-        work[r] -= 1
-        if done:
-            sets_only.append(r)
-        if paired:
-            with_pair.append(r)
-    return tuple(sets_only), tuple(with_pair)
-
+__all__ = ["is_unique_wait", "is_unique_wait_of_winning", "regular_waits"]
 
 _SPANS = ((0, 9, True), (9, 18, True), (18, 27, True), (27, 34, False))
+_POW16 = tuple(1 << 4 * r for r in range(9))
+"""Place values of a suit pattern key: four bits a rank never carry (at most 4 sets + a pair)."""
 
 
-@lru_cache(maxsize=1 << 16)
-def _regular_waits(counts: tuple[int, ...]) -> tuple[int, ...]:
-    statuses = []
-    for start, stop, chows in _SPANS:
-        pattern = counts[start:stop]
-        mod = sum(pattern) % 3
-        done, paired = _suit_complete(pattern, chows)
-        statuses.append((pattern, chows, mod, (mod == 0 and done) or (mod == 2 and paired)))
-    waits: list[int] = []
-    for index, (start, _, _) in enumerate(_SPANS):
-        others = [st for i, st in enumerate(statuses) if i != index]
-        if not all(st[3] for st in others):
-            continue
-        others_pairs = sum(1 for st in others if st[2] == 2)
-        pattern, chows, mod, _ = statuses[index]
-        sets_only, with_pair = _suit_completers(pattern, chows)
-        if mod == 2 and others_pairs == 1:
-            waits.extend(start + r for r in sets_only)
-        elif mod == 1 and others_pairs == 0:
-            waits.extend(start + r for r in with_pair)
-    return tuple(waits)
+def _key(pattern: Sequence[int]) -> int:
+    return sum(map(mul, pattern, _POW16))
+
+
+@cache
+def _complete_keys(chows: bool) -> tuple[frozenset[int], frozenset[int]]:
+    """Keys of the one-suit patterns that split into sets only / into sets and one pair.
+
+    A suit of a hand holds at most 14 tiles (four sets and the pair), so multisets of at most four
+    sets cover every pattern; a rank may exceed four (the 5th copy a wait may name).
+    """
+    ranks = 9 if chows else 7
+    shapes = [3 * _POW16[r] for r in range(ranks)]  # pungs
+    if chows:
+        shapes += [_POW16[r] + _POW16[r + 1] + _POW16[r + 2] for r in range(ranks - 2)]
+    sets_only: set[int] = set()
+    with_pair: set[int] = set()
+    for n in range(5):
+        for combo in combinations_with_replacement(shapes, n):
+            key = sum(combo)
+            sets_only.add(key)
+            with_pair.update(key + 2 * _POW16[r] for r in range(ranks))
+    return frozenset(sets_only), frozenset(with_pair)
+
+
+def _completers(pattern: tuple[int, ...], complete: frozenset[int]) -> list[int]:
+    """The ranks (0-based) whose addition makes one suit's counts a ``complete`` pattern."""
+    key = _key(pattern)
+    return [r for r in range(len(pattern)) if key + _POW16[r] in complete]
 
 
 def regular_waits(counts: Sequence[int]) -> list[int]:
     """Tiles that complete 3n+1 standing tiles into sets and a pair (a 5th copy included)."""
-    return list(_regular_waits(tuple(counts)))
+    sets_only, with_pair = _complete_keys(True)
+    honours_only, honours_pair = _complete_keys(False)
+    statuses = []
+    for start, stop, chows in _SPANS:
+        pattern = tuple(counts[start:stop])
+        key = _key(pattern)
+        mod = sum(pattern) % 3
+        done = key in (sets_only if chows else honours_only)
+        paired = key in (with_pair if chows else honours_pair)
+        statuses.append((pattern, mod, (mod == 0 and done) or (mod == 2 and paired)))
+    waits: list[int] = []
+    for index, (start, _, _) in enumerate(_SPANS):
+        others = [st for i, st in enumerate(statuses) if i != index]
+        if not all(st[2] for st in others):
+            continue
+        others_pairs = sum(1 for st in others if st[1] == 2)
+        pattern, mod, _ = statuses[index]
+        chows = start < 27
+        if mod == 2 and others_pairs == 1:
+            complete = sets_only if chows else honours_only
+            waits.extend(start + r for r in _completers(pattern, complete))
+        elif mod == 1 and others_pairs == 0:
+            complete = with_pair if chows else honours_pair
+            waits.extend(start + r for r in _completers(pattern, complete))
+    return waits
 
 
 def is_unique_wait(standing: list[int], win: int) -> bool:
     """独听: exactly one tile kind completes the hand before the winning tile (regular or 七对)."""
-    standing[win] -= 1
-    key = tuple(standing)
-    standing[win] += 1
-    return _unique_wait(key)
-
-
-@lru_cache(maxsize=1 << 16)
-def _unique_wait(counts: tuple[int, ...]) -> bool:
-    waits = set(_regular_waits(counts))
+    counts = list(standing)
+    counts[win] -= 1
+    waits = set(regular_waits(counts))
     if sum(counts) == 13 and sum(c // 2 for c in counts) == 6:
         waits.add(next(t for t in range(34) if counts[t] % 2))  # 七对 waits on its single
     return len(waits) == 1
+
+
+@cache
+def _only_wait(pattern: tuple[int, ...]) -> int:
+    """The one rank (0-based) that completes one suit's counts, which hold 3n+1 tiles (to take
+    the pair) or 3n+2 (to take a set); -1 when there are more or none, or when 3n+2 tiles already
+    split into sets and a pair (the hand then also waits in the suit holding its pair)."""
+    sets_only, with_pair = _complete_keys(len(pattern) == 9)
+    key = _key(pattern)
+    remainder = sum(pattern) % 3
+    if remainder == 2 and key in with_pair:
+        return -1
+    ranks = _completers(pattern, with_pair if remainder == 1 else sets_only)
+    return ranks[0] if len(ranks) == 1 else -1
+
+
+# The suit of each tile as (first tile, one past the last tile), honours as one suit.
+_SUIT_SPAN = tuple((t - t % 9, t - t % 9 + 9) if t < 27 else (27, 34) for t in range(34))
+
+
+def is_unique_wait_of_winning(standing: list[int], win: int) -> bool:
+    """:func:`is_unique_wait` for standing tiles that split into sets and a pair with ``win``.
+
+    Every suit of such a hand splits by itself, so only the winning tile's suit decides:
+
+    - a tile of another suit completes the hand only if the winning suit, less the winning tile,
+      splits into sets and a pair; then the suit holding the hand's pair also waits on that
+      pair's tile (making it a pung), so the wait is not unique;
+    - a tile of the winning suit completes it if the suit, less the winning tile, plus that tile
+      splits as the whole suit did (into sets and a pair exactly when it holds the hand's pair);
+    - 七对 adds the odd tile when the 13 tiles hold six pairs: unless that tile is the winning
+      tile, the hand (all of it standing) has exactly two odd counts, the winning tile's one.
+    """
+    start, stop = _SUIT_SPAN[win]
+    suit = standing[start:stop]
+    suit[win - start] -= 1
+    if _only_wait(tuple(suit)) != win - start:
+        return False
+    # 七对 would also wait on the other odd tile (a hand without melds holds 14 tiles).
+    return not (
+        standing[win] % 2 and sum(standing) == 14 and standing.count(1) + standing.count(3) == 2
+    )
