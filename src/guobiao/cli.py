@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import sys
+from pathlib import Path
 from typing import Any, NoReturn
 
 import click
@@ -413,6 +414,41 @@ def shanten(hand: str, visible: str, as_json: bool) -> None:
             item["discard"], str(item["shanten"]), " ".join(item["useful"]), str(item["live"])
         )
     console.print(table)
+
+
+@main.command()
+@click.argument("log", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--quiet", is_flag=True, help="Print only problems and the final line.")
+def replay(log: Path, quiet: bool) -> None:
+    """Replay a session log (from `guobiao simulate --log-dir` or `guobiao play --log`) and check it.
+
+    Every hand is rebuilt from its dice, wall and actions; every settlement and the session
+    scores must come out exactly as the log says. Exit code 0 when everything matches, 1 when
+    anything differs (each difference is listed), 2 when the file cannot be read.
+
+    \b
+    Example:
+      guobiao simulate -n 1 --seed 7 --log-dir logs && guobiao replay logs/session-0001.jsonl
+    """
+    from .replay import LogError, read_log, verify_log
+
+    try:
+        report = verify_log(read_log(log))
+    except FileNotFoundError:
+        _fail(f"no such file: {log}")
+    except (LogError, UnicodeDecodeError) as err:
+        _fail(f"{log}: {err}")
+    console = _console()
+    for problem in report.problems:
+        console.print(f"[red]mismatch[/red] {problem}")
+    if not quiet:
+        scores = ", ".join(f"{p} {v}" for p, v in report.scores.items())
+        console.print(f"Session scores: {scores}")
+    if report.ok:
+        console.print(f"Replayed {report.hands} hands: every action, settlement and score matches.")
+    else:
+        console.print(f"Replayed {report.hands} hands: {len(report.problems)} difference(s).")
+        sys.exit(1)
 
 
 @main.command()

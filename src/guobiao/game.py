@@ -1,0 +1,711 @@
+"""The table engine: one hand (盘) of MCR as 第六条 to 第八条 and 第十四条 run it.
+
+A :class:`Game` is a state with its legal actions, like a chess board: ask who must act
+(:attr:`Game.to_act`) and what each may do (:meth:`Game.legal_actions`), apply one
+(:meth:`Game.act`), take the last back (:meth:`Game.undo`), or rebuild a hand from its record
+(:meth:`Game.replay`). Draws, flower replacements (补花) and kong replacements happen by
+themselves; every decision a player makes is an :class:`Action`.
+
+Phases:
+
+- ``ACT``: the current player holds 14 - 3·melds tiles (after a draw or a claim) and must win,
+  declare a kong (after a draw only) or discard.
+- ``RESPOND``: the other players may claim the discard: win > pung/kong > chow (第七条五-七);
+  several wins: the first counter-clockwise from the discarder (第八条二(三)). Seats with no
+  choice pass by themselves.
+- ``ROB``: the others may rob an added kong (抢杠和); otherwise the konger draws a replacement.
+- ``OVER``: a win or an exhaustive draw (荒牌: the last tile is drawn and its discard not won).
+
+Seats are numbered by seat wind: 0 East (the dealer), 1 South, 2 West, 3 North; ``(s + 1) % 4``
+is the next player (下家). Internally tiles are ints and hands counts of 34.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any
+
+from .calculator import calculate
+from .context import WinContext, Wind
+from .hand import Hand
+from .melds import Meld, MeldKind
+from .result import FanResult
+from .rules import COMPETITION, TableRules
+from .settlement import HandOutcome, Penalty, PenaltyKind, settle
+from .shanten import shanten, waits
+from .tiles import TILES, Tile, TileParseError
+from .wall import Deal, Wall, deal
+
+__all__ = [
+    "PASS",
+    "WIN",
+    "Action",
+    "ActionKind",
+    "Game",
+    "HandResult",
+    "IllegalActionError",
+    "Phase",
+    "SeatView",
+]
+
+RECORD_VERSION = 1
+
+
+class IllegalActionError(ValueError):
+    """An action that is not legal in this state; the state is unchanged."""
+
+
+class ActionKind(Enum):
+    DISCARD = "discard"
+    CHOW = "chow"  # 吃: ``tile`` is the lowest tile of the chow
+    PUNG = "pung"  # 碰
+    KONG = "kong"  # 明杠 on a discard
+    CONCEALED_KONG = "concealed_kong"  # 暗杠
+    ADDED_KONG = "added_kong"  # 加杠: a drawn tile added to one's exposed pung
+    WIN = "win"  # 和
+    PASS = "pass"
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """One decision. ``tile``: the discard, the claimed/kong tile, or a chow's lowest tile."""
+
+    kind: ActionKind
+    tile: Tile | None = None
+
+    def __str__(self) -> str:
+        if self.tile is None:
+            return self.kind.value
+        if self.kind is ActionKind.CHOW:
+            return f"chow {''.join(str(TILES[self.tile + i]) for i in range(3))}"
+        return f"{self.kind.value} {self.tile}"
+
+    @classmethod
+    def parse(cls, text: str) -> Action:
+        """Read ``str(action)`` back: ``discard W5``, ``chow W3W4W5``, ``pung F1``, ``win``, ``pass``."""
+        word, _, rest = text.strip().partition(" ")
+        try:
+            kind = ActionKind(word)
+        except ValueError:
+            kinds = ", ".join(k.value for k in ActionKind)
+            raise ValueError(f"not an action: {text!r} (actions: {kinds})") from None
+        rest = rest.strip()
+        if kind in (ActionKind.WIN, ActionKind.PASS):
+            if rest:
+                raise ValueError(f"{kind.value} takes no tile: {text!r}")
+            return cls(kind)
+        if not rest:
+            raise ValueError(f"{kind.value} needs a tile: {text!r}")
+        try:
+            tile = Tile.parse(rest[:2] if kind is ActionKind.CHOW else rest)
+        except TileParseError as err:
+            raise ValueError(f"{text!r}: {err}") from None
+        return cls(kind, tile)
+
+
+PASS = Action(ActionKind.PASS)
+WIN = Action(ActionKind.WIN)
+
+
+class Phase(Enum):
+    ACT = "act"
+    RESPOND = "respond"
+    ROB = "rob"
+    OVER = "over"
+
+
+@dataclass(frozen=True, slots=True)
+class HandResult:
+    """How a hand ended and what each seat scores (penalties included)."""
+
+    winner: int | None
+    discarder: int | None  # None for a self-drawn win or a draw
+    fans: FanResult | None
+    deltas: tuple[int, int, int, int]
+    outcome: HandOutcome
+
+    @property
+    def is_draw(self) -> bool:
+        """荒牌: no one won."""
+        return self.winner is None
+
+    @property
+    def penalties(self) -> tuple[Penalty, ...]:
+        return self.outcome.penalties
+
+    @property
+    def self_drawn(self) -> bool:
+        return self.winner is not None and self.discarder is None
+
+
+@dataclass(frozen=True, slots=True)
+class SeatView:
+    """What one seat may see (第七条): its own hand, everything exposed, the wall's size."""
+
+    seat: int
+    round_wind: Wind
+    phase: Phase
+    current: int  # whose turn it is (the discarder while others respond)
+    hand: tuple[Tile, ...]  # this seat's concealed tiles, sorted (the drawn tile included)
+    drawn: Tile | None  # the tile this seat just drew, if it is to act after a draw
+    melds: tuple[tuple[Meld, ...], ...]  # every seat's declared melds (concealed kongs shown)
+    discards: tuple[tuple[Tile, ...], ...]  # every seat's discards still in the pool
+    flowers: tuple[int, ...]  # flowers each seat has shown
+    wall_remaining: int
+    last_discard: Tile | None  # the tile others may claim now (RESPOND/ROB), if any
+    legal_actions: tuple[Action, ...]  # this seat's choices now (empty if it need not act)
+    scores: tuple[int, int, int, int] = (0, 0, 0, 0)  # the hand's deltas once over
+
+    @property
+    def seat_wind(self) -> Wind:
+        return Wind(self.seat)
+
+
+@dataclass(slots=True)
+class _Seat:
+    counts: list[int] = field(default_factory=lambda: [0] * 42)  # flowers only while dealt
+    melds: list[Meld] = field(default_factory=list)
+    flowers: list[int] = field(default_factory=list)
+    river: list[int] = field(default_factory=list)  # discards not claimed
+    waits: frozenset[int] = frozenset()  # tiles completing the 13-form hand (any shape)
+
+
+class Game:
+    """One hand of MCR. ``Game(seed=7)`` deals a fresh hand; ``Game(deal=...)`` replays one.
+
+    ``false_wins=True`` lets a seat declare a win that is not legal (for bots and protocols that
+    can declare anything): it is judged as 第十四条六 says (错和, 诈和, 有意诈和), the penalty is
+    recorded and play goes on.
+    """
+
+    def __init__(
+        self,
+        rules: TableRules = COMPETITION,
+        seed: int | None = None,
+        *,
+        round_wind: Wind = Wind.EAST,
+        deal_: Deal | None = None,
+        false_wins: bool = False,
+    ) -> None:
+        self.rules = rules
+        self.round_wind = round_wind
+        self.false_wins = false_wins
+        self.seed = seed
+        self.deal = deal_ if deal_ is not None else deal(random.Random(seed), rules)
+        self.history: list[tuple[int, Action]] = []
+        self._reset()
+
+    # -- public state --------------------------------------------------------------------------
+    @property
+    def to_act(self) -> tuple[int, ...]:
+        """Seats that must choose an action now (empty when the hand is over)."""
+        return tuple(seat for seat in self._pending if seat not in self._responses)
+
+    def legal_actions(self, seat: int) -> tuple[Action, ...]:
+        """Every legal action of ``seat`` now (empty if it need not act)."""
+        if seat in self._responses:
+            return ()
+        return self._pending.get(seat, ())
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase is Phase.OVER
+
+    @property
+    def result(self) -> HandResult | None:
+        return self._result
+
+    @property
+    def wall_remaining(self) -> int:
+        return self._wall.remaining
+
+    def hand_of(self, seat: int) -> Hand:
+        """A seat's concealed tiles and melds (for referees, logs and tests: not a player view)."""
+        s = self._seats[seat]
+        tiles = [TILES[t] for t in range(34) for _ in range(s.counts[t])]
+        return Hand(tuple(tiles), tuple(s.melds), None, tuple(TILES[f] for f in s.flowers))
+
+    def view(self, seat: int) -> SeatView:
+        s = self._seats[seat]
+        hand = tuple(TILES[t] for t in range(34) for _ in range(s.counts[t]))
+        drawn = (
+            TILES[self._last_tile]
+            if self.phase is Phase.ACT and self.current == seat and self._after_draw
+            else None
+        )
+        claimable = TILES[self._last_tile] if self.phase in (Phase.RESPOND, Phase.ROB) else None
+        result = self._result
+        return SeatView(
+            seat=seat,
+            round_wind=self.round_wind,
+            phase=self.phase,
+            current=self.current,
+            hand=hand,
+            drawn=drawn,
+            melds=tuple(tuple(x.melds) for x in self._seats),
+            discards=tuple(tuple(TILES[t] for t in x.river) for x in self._seats),
+            flowers=tuple(len(x.flowers) for x in self._seats),
+            wall_remaining=self._wall.remaining,
+            last_discard=claimable,
+            legal_actions=self.legal_actions(seat),
+            scores=result.deltas if result is not None else (0, 0, 0, 0),
+        )
+
+    def tile_census(self) -> dict[str, int]:
+        """Where every tile is: the wall, hands, melds, discard pools, flowers (sums to the set)."""
+        return {
+            "wall": self._wall.remaining,
+            "hands": sum(sum(s.counts) for s in self._seats),
+            "melds": sum(len(m.tiles) for s in self._seats for m in s.melds),
+            "discards": sum(len(s.river) for s in self._seats),
+            "flowers": sum(len(s.flowers) for s in self._seats),
+        }
+
+    # -- acting -------------------------------------------------------------------------------
+    def act(self, seat: int, action: Action) -> None:
+        """Apply ``seat``'s action; an illegal one raises :class:`IllegalActionError`."""
+        legal = self.legal_actions(seat)
+        if action not in legal:
+            if not (action.kind is ActionKind.WIN and self.false_wins and seat in self.to_act):
+                raise IllegalActionError(self._why_illegal(seat, action, legal))
+            self.history.append((seat, action))
+            self._false_win(seat)
+            return
+        self.history.append((seat, action))
+        if self.phase is Phase.ACT:
+            self._act_own(seat, action)
+        else:
+            self._responses[seat] = action
+            if not self.to_act:
+                self._resolve_claims()
+
+    def undo(self) -> None:
+        """Take back the last action (the hand is rebuilt from its deal and history)."""
+        if not self.history:
+            raise IllegalActionError("nothing to undo")
+        history = self.history[:-1]
+        self.history = []
+        self._reset()
+        for seat, action in history:
+            self.act(seat, action)
+
+    def record(self) -> dict[str, Any]:
+        """Everything needed to rebuild this hand: rules, winds, deal, every action."""
+        return {
+            "version": RECORD_VERSION,
+            "seed": self.seed,
+            "rules": {k: getattr(self.rules, k) for k in self.rules.__slots__},
+            "round_wind": self.round_wind.letter,
+            "false_wins": self.false_wins,
+            "dice": list(self.deal.dice),
+            "wall": [str(TILES[t]) for t in self.deal.wall],
+            "actions": [[seat, str(action)] for seat, action in self.history],
+        }
+
+    @classmethod
+    def replay(cls, record: Mapping[str, Any], *, actions: bool = True) -> Game:
+        """Rebuild a hand from :meth:`record`; a record that does not replay raises ValueError."""
+        if record.get("version") != RECORD_VERSION:
+            raise ValueError(f"unsupported record version {record.get('version')!r}")
+        rules = TableRules(**record["rules"])
+        wall = [int(Tile.parse(t)) for t in record["wall"]]
+        dice = tuple(record["dice"])
+        if len(dice) != 4 or len(wall) != rules.tile_count:
+            raise ValueError("the record's dice or wall do not fit its rules")
+        from .wall import deal_from
+
+        game = cls(
+            rules,
+            record.get("seed"),
+            round_wind=Wind.parse(record["round_wind"]),
+            deal_=deal_from(wall, (dice[0], dice[1], dice[2], dice[3])),
+            false_wins=bool(record.get("false_wins", False)),
+        )
+        if actions:
+            for number, (seat, text) in enumerate(record["actions"], start=1):
+                try:
+                    game.act(int(seat), Action.parse(text))
+                except (IllegalActionError, ValueError) as err:
+                    raise ValueError(
+                        f"action {number} ({seat} {text}) does not replay: {err}"
+                    ) from None
+        return game
+
+    # -- internals: setting up -----------------------------------------------------------------
+    def _reset(self) -> None:
+        d = self.deal
+        self._wall = Wall(list(d.wall), d.front)
+        self._seats = [_Seat() for _ in range(4)]
+        self._visible = [0] * 34  # copies on the table: discards, exposed melds
+        self._pending: dict[int, tuple[Action, ...]] = {}
+        self._responses: dict[int, Action] = {}
+        self._barred: set[int] = set()  # may not win this hand (第十四条六)
+        self._penalties: list[Penalty] = []
+        self._result: HandResult | None = None
+        self.phase = Phase.ACT
+        self.current = 0
+        self._last_tile = -1
+        self._after_draw = True
+        self._kong_replacement = False
+        self._just_chowed = False
+        self._exhausted = False
+        for seat, tiles in enumerate(d.hands):
+            for t in tiles:
+                self._seats[seat].counts[t] += 1
+        # 第六条五(六): flowers are replaced dealer first, then South, West, North.
+        last = d.hands[0][-1]
+        for seat in range(4):
+            got = self._replace_flowers(seat)
+            if seat == 0 and got is not None:
+                last = got
+            if self._exhausted:
+                self._end_draw()
+                return
+        self._last_tile = last
+        for seat in range(1, 4):
+            self._update_waits(seat)
+        dealer = self._seats[0]  # the dealer's 14: judged as if ``last`` were drawn
+        dealer.counts[last] -= 1
+        self._update_waits(0)
+        dealer.counts[last] += 1
+        self._enter_act(0, after_draw=True, kong=False)
+
+    def _replace_flowers(self, seat: int) -> int | None:
+        """Expose a seat's flowers, drawing replacements until none is left; the last drawn."""
+        s = self._seats[seat]
+        last = None
+        while True:
+            found = [t for t in range(34, 42) if s.counts[t]]
+            if not found:
+                return last
+            for t in found:
+                s.counts[t] -= 1
+                s.flowers.append(t)
+                if self._wall.remaining == 0:
+                    self._exhausted = True
+                    return last
+                last = self._wall.draw_replacement()
+                s.counts[last] += 1
+
+    # -- internals: turns ---------------------------------------------------------------------
+    def _draw(self, seat: int, *, replacement: bool) -> None:
+        """Draw for ``seat`` (a kong replacement from the far end); flowers are replaced."""
+        wall = self._wall
+        if wall.remaining == 0:
+            self._end_draw()
+            return
+        tile = wall.draw_replacement() if replacement else wall.draw()
+        kong = replacement
+        s = self._seats[seat]
+        while tile >= 34:  # a flower: show it and draw a replacement (补花)
+            s.flowers.append(tile)
+            kong = False  # a win on a flower replacement is 自摸, not 杠上开花 (#81)
+            if wall.remaining == 0:
+                self._end_draw()
+                return
+            tile = wall.draw_replacement()
+        s.counts[tile] += 1
+        self._last_tile = tile
+        self._enter_act(seat, after_draw=True, kong=kong)
+
+    def _enter_act(self, seat: int, *, after_draw: bool, kong: bool) -> None:
+        self.phase = Phase.ACT
+        self.current = seat
+        self._after_draw = after_draw
+        self._kong_replacement = kong
+        self._responses = {}
+        s = self._seats[seat]
+        actions: list[Action] = []
+        if after_draw:
+            if self._can_win(seat, self._last_tile, self_drawn=True):
+                actions.append(WIN)
+            # 第七条七: kongs need a replacement tile; none right after a chow.
+            if self._wall.remaining > 0 and not self._just_chowed:
+                for t in range(34):
+                    if s.counts[t] == 4:
+                        actions.append(Action(ActionKind.CONCEALED_KONG, TILES[t]))
+                for meld in s.melds:
+                    if meld.kind is MeldKind.PUNG and s.counts[meld.tile]:
+                        actions.append(Action(ActionKind.ADDED_KONG, meld.tile))
+        for t in range(34):
+            if s.counts[t]:
+                actions.append(Action(ActionKind.DISCARD, TILES[t]))
+        self._pending = {seat: tuple(actions)}
+
+    def _act_own(self, seat: int, action: Action) -> None:
+        s = self._seats[seat]
+        kind = action.kind
+        self._just_chowed = False
+        if kind is ActionKind.WIN:
+            self._finish_win(seat, None, self._last_tile, robbed=False)
+        elif kind is ActionKind.DISCARD:
+            assert action.tile is not None
+            tile = int(action.tile)
+            s.counts[tile] -= 1
+            s.river.append(tile)
+            self._visible[tile] += 1
+            self._last_tile = tile
+            self._update_waits(seat)
+            self._open_claims(seat, tile)
+        elif kind is ActionKind.CONCEALED_KONG:
+            assert action.tile is not None
+            tile = int(action.tile)
+            s.counts[tile] -= 4
+            s.melds.append(Meld(MeldKind.CONCEALED_KONG, TILES[tile]))
+            self._update_waits(seat)
+            self._draw(seat, replacement=True)
+        elif kind is ActionKind.ADDED_KONG:
+            assert action.tile is not None
+            tile = int(action.tile)
+            s.counts[tile] -= 1
+            self._visible[tile] += 1
+            at = next(
+                i for i, m in enumerate(s.melds) if m.kind is MeldKind.PUNG and m.tile == tile
+            )
+            old = s.melds[at]
+            s.melds[at] = Meld(MeldKind.KONG, old.tile, old.offered_by)
+            self._last_tile = tile
+            self._update_waits(seat)
+            self._open_robbing(seat, tile)
+
+    def _open_claims(self, discarder: int, tile: int) -> None:
+        """After a discard: what each other seat may claim (第七条五-七, 第八条)."""
+        pending: dict[int, tuple[Action, ...]] = {}
+        wall_left = self._wall.remaining > 0  # the last discard may only be won
+        for step in (1, 2, 3):
+            seat = (discarder + step) % 4
+            s = self._seats[seat]
+            actions: list[Action] = []
+            if self._can_win(seat, tile, self_drawn=False):
+                actions.append(WIN)
+            if wall_left:
+                n = s.counts[tile]
+                if n >= 2:
+                    actions.append(Action(ActionKind.PUNG, TILES[tile]))
+                if n == 3:
+                    actions.append(Action(ActionKind.KONG, TILES[tile]))
+                if step == 1 and tile < 27:  # 吃 only from 上家
+                    rank = tile % 9
+                    for low in (tile - 2, tile - 1, tile):
+                        if low < tile - rank or low + 2 > tile - rank + 8:
+                            continue
+                        if all(s.counts[u] for u in (low, low + 1, low + 2) if u != tile):
+                            actions.append(Action(ActionKind.CHOW, TILES[low]))
+            if actions:
+                actions.append(PASS)
+                pending[seat] = tuple(actions)
+        self.phase = Phase.RESPOND
+        self.current = discarder
+        self._pending = pending
+        self._responses = {}
+        if not pending:
+            self._next_turn(discarder)
+
+    def _open_robbing(self, konger: int, tile: int) -> None:
+        pending: dict[int, tuple[Action, ...]] = {}
+        for step in (1, 2, 3):
+            seat = (konger + step) % 4
+            if self._can_win(seat, tile, self_drawn=False, robbing=True):
+                pending[seat] = (WIN, PASS)
+        self.phase = Phase.ROB
+        self.current = konger
+        self._pending = pending
+        self._responses = {}
+        if not pending:
+            self._draw(konger, replacement=True)
+
+    def _resolve_claims(self) -> None:
+        origin = self.current
+        tile = self._last_tile
+        responses = self._responses
+        for step in (
+            1,
+            2,
+            3,
+        ):  # 第八条二(三): the first winner counter-clockwise from the discarder
+            seat = (origin + step) % 4
+            if responses.get(seat) == WIN:
+                self._finish_win(seat, origin, tile, robbed=self.phase is Phase.ROB)
+                return
+        if self.phase is Phase.ROB:
+            self._draw(origin, replacement=True)
+            return
+        claim: tuple[int, Action] | None = None
+        for seat, action in responses.items():
+            if action.kind in (ActionKind.PUNG, ActionKind.KONG):  # 碰/杠 beat 吃
+                claim = (seat, action)
+        if claim is None:
+            claim = next(((s, a) for s, a in responses.items() if a.kind is ActionKind.CHOW), None)
+        if claim is None:
+            self._next_turn(origin)
+            return
+        seat, action = claim
+        self._claim(seat, origin, tile, action)
+
+    def _claim(self, seat: int, discarder: int, tile: int, action: Action) -> None:
+        s = self._seats[seat]
+        self._seats[discarder].river.pop()
+        offered = (discarder - seat) % 4  # 1 next, 2 opposite, 3 previous
+        if action.kind is ActionKind.CHOW:
+            assert action.tile is not None
+            low = int(action.tile)
+            for u in (low, low + 1, low + 2):
+                if u != tile:
+                    s.counts[u] -= 1
+                    self._visible[u] += 1
+            s.melds.append(Meld(MeldKind.CHOW, TILES[low], offered, TILES[tile]))
+            self._just_chowed = True
+            self._enter_act(seat, after_draw=False, kong=False)
+        elif action.kind is ActionKind.PUNG:
+            s.counts[tile] -= 2
+            self._visible[tile] += 2
+            s.melds.append(Meld(MeldKind.PUNG, TILES[tile], offered))
+            self._just_chowed = False
+            self._enter_act(seat, after_draw=False, kong=False)
+        else:
+            s.counts[tile] -= 3
+            self._visible[tile] += 3
+            s.melds.append(Meld(MeldKind.KONG, TILES[tile], offered))
+            self._just_chowed = False
+            self._update_waits(seat)
+            self._draw(seat, replacement=True)
+
+    def _next_turn(self, discarder: int) -> None:
+        self._just_chowed = False
+        if self._wall.remaining == 0:  # the last tile's discard was not won: 荒牌
+            self._end_draw()
+            return
+        self._draw((discarder + 1) % 4, replacement=False)
+
+    def _update_waits(self, seat: int) -> None:
+        s = self._seats[seat]
+        s.waits = frozenset(waits(s.counts[:34], len(s.melds)))
+
+    # -- internals: winning -------------------------------------------------------------------
+    def _win_context(self, seat: int, tile: int, *, self_drawn: bool, robbing: bool) -> WinContext:
+        visible = self._visible[tile]
+        # 和绝张: the other three copies are on the table (a discarded winning tile is one of them).
+        fourth = visible == (3 if self_drawn else 4) and not robbing
+        last = self._wall.remaining == 0  # 妙手回春 / 海底捞月
+        kong = self._kong_replacement if self_drawn else robbing
+        flowers = len(self._seats[seat].flowers) if self.rules.flowers else 0
+        return WinContext(
+            TILES[tile],
+            self_drawn=self_drawn,
+            fourth_tile=fourth,
+            kong=kong,
+            last_tile=last and not robbing,
+            seat_wind=Wind(seat),
+            round_wind=self.round_wind,
+            flowers=flowers,
+        )
+
+    def _win_hand(self, seat: int, tile: int, self_drawn: bool) -> Hand:
+        s = self._seats[seat]
+        counts = list(s.counts[:34])
+        if self_drawn:
+            counts[tile] -= 1
+        tiles = [TILES[t] for t in range(34) for _ in range(counts[t])]
+        return Hand(tuple(tiles), tuple(s.melds))
+
+    def _can_win(self, seat: int, tile: int, *, self_drawn: bool, robbing: bool = False) -> bool:
+        """A legal win: the tile completes the hand (cheap test first) with 8 points."""
+        if seat in self._barred or tile not in self._seats[seat].waits:
+            return False
+        return self._win_result(seat, tile, self_drawn=self_drawn, robbing=robbing) is not None
+
+    def _win_result(
+        self, seat: int, tile: int, *, self_drawn: bool, robbing: bool = False
+    ) -> FanResult | None:
+        """The fans of a win by ``seat`` on ``tile``, or None if it is not a valid win (8 points)."""
+        hand = self._win_hand(seat, tile, self_drawn)
+        context = self._win_context(seat, tile, self_drawn=self_drawn, robbing=robbing)
+        result = calculate(hand, context, self.rules.fan_profile)
+        if not result.is_winning or result.points_without_flowers < self.rules.minimum:
+            return None
+        return result
+
+    def _finish_win(self, seat: int, discarder: int | None, tile: int, *, robbed: bool) -> None:
+        self_drawn = discarder is None
+        fans = self._win_result(seat, tile, self_drawn=self_drawn, robbing=robbed)
+        assert fans is not None, "a legal win always scores"
+        if not self_drawn:
+            self._seats[seat].counts[tile] += 1  # the claimed tile joins the winner's hand
+            assert discarder is not None
+            if robbed:
+                # the robbed kong goes back to being a pung
+                s = self._seats[discarder]
+                at = next(
+                    i for i, m in enumerate(s.melds) if m.kind is MeldKind.KONG and m.tile == tile
+                )
+                old = s.melds[at]
+                s.melds[at] = Meld(MeldKind.PUNG, old.tile, old.offered_by)
+                self._visible[tile] -= 1
+            else:
+                self._seats[discarder].river.pop()
+        flowers = fans.flower_points
+        outcome = HandOutcome(
+            winner=seat,
+            discarder=discarder,
+            fan_points=fans.points_without_flowers,
+            flowers=flowers,
+            penalties=tuple(self._penalties),
+        )
+        deltas = settle(outcome, base=self.rules.base, minimum=self.rules.minimum)
+        self._end(HandResult(seat, discarder, fans, deltas, outcome))
+
+    def _end_draw(self) -> None:
+        outcome = HandOutcome(
+            winner=None, discarder=None, fan_points=0, flowers=0, penalties=tuple(self._penalties)
+        )
+        deltas = settle(outcome, base=self.rules.base, minimum=self.rules.minimum)
+        self._end(HandResult(None, None, None, deltas, outcome))
+
+    def _end(self, result: HandResult) -> None:
+        self._result = result
+        self.phase = Phase.OVER
+        self._pending = {}
+        self._responses = {}
+
+    def _false_win(self, seat: int) -> None:
+        """第十四条六: judge a declared win that is not legal; penalise; play on."""
+        s = self._seats[seat]
+        counts = list(s.counts[:34])
+        if self.phase is not Phase.ACT:
+            counts[self._last_tile] += 1
+        melds = len(s.melds)
+        complete = shanten(counts, melds) == -1 if sum(counts) == 14 - 3 * melds else False
+        before = list(counts)
+        before[self._last_tile] -= 1
+        if complete or (sum(before) == 13 - 3 * melds and shanten(before, melds) == 0):
+            kind = PenaltyKind.FALSE_WIN  # 错和 (below 8, or barred) / 和错牌 (ready, wrong tile)
+        elif sum(before) == 13 - 3 * melds and shanten(before, melds) == 1:
+            kind = PenaltyKind.FAKE_WIN  # 诈和
+        else:
+            kind = PenaltyKind.INTENTIONAL_FAKE_WIN  # 有意诈和: disqualified (HandOutcome)
+        amount = {
+            PenaltyKind.FALSE_WIN: self.rules.false_win_penalty,
+            PenaltyKind.FAKE_WIN: self.rules.fake_win_penalty,
+        }.get(kind, 0)
+        self._penalties.append(Penalty(seat, kind, amount))
+        self._barred.add(seat)
+        pending = self._pending.get(seat, ())
+        self._pending[seat] = tuple(a for a in pending if a.kind is not ActionKind.WIN)
+        if self.phase is not Phase.ACT:
+            self._responses[seat] = PASS
+            if not self.to_act:
+                self._resolve_claims()
+        elif not self._pending[seat]:
+            self._pending[seat] = (PASS,)
+
+    def _why_illegal(self, seat: int, action: Action, legal: Iterable[Action]) -> str:
+        if self.phase is Phase.OVER:
+            return "the hand is over"
+        if seat not in self.to_act:
+            waiting = ", ".join(Wind(s).letter for s in self.to_act) or "nobody"
+            return f"seat {Wind(seat).letter} is not to act now (waiting for {waiting})"
+        options = ", ".join(str(a) for a in legal)
+        return f"{action} is not legal for seat {Wind(seat).letter}; legal: {options}"

@@ -1,0 +1,149 @@
+"""The wall and the deal (第六条五): building, the two dice throws, the break, the jump deal.
+
+Seats are numbered by seat wind: 0 East (the dealer), 1 South (the dealer's 下家), 2 West, 3 North.
+Each player builds a wall of 18 stacks of two tiles in front of them (17 without flowers); seen
+by its builder, stacks are counted from the right end. Right to left along one's own wall runs
+clockwise around the table, onto the wall of the player on one's left (上家, seat - 1).
+
+1. The dealer throws two dice: counting counter-clockwise from the dealer as 1, the total picks
+   the second thrower (5/9 East, 2/6/10 South, 3/7/11 West, 4/8/12 North).
+2. The second thrower throws; the sum of both throws is counted in stacks from the right end of
+   the second thrower's wall (clockwise). Those stacks stay at the far end of the wall; the deal
+   starts with the next stack (docs/rules.md).
+3. The dealer takes two stacks (4 tiles), then South, West, North, three times (12 tiles each);
+   then the dealer jumps (跳牌): the top tiles of the 1st and 3rd of the next stacks; South,
+   West and North take one tile each (bottom of the 1st, top and bottom of the 2nd).
+4. Play draws on from the live end (the bottom of that 3rd stack next); kong and flower
+   replacements come from the far end, top tile first.
+
+:class:`Wall` keeps the tiles in live order (position 0 is the first tile dealt) and two ends.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from .rules import TableRules
+from .tiles import TILES, Tile
+
+__all__ = ["Deal", "Wall", "deal", "deal_from", "second_thrower", "shuffled_tiles"]
+
+
+def shuffled_tiles(rng: random.Random, flowers: bool = True) -> list[int]:
+    """All the tiles of a set (144, or 136 without flowers) in random order."""
+    tiles = [t for t in range(34) for _ in range(4)]
+    if flowers:
+        tiles.extend(range(34, 42))
+    rng.shuffle(tiles)
+    return tiles
+
+
+def second_thrower(first_throw: int) -> int:
+    """第六条五(五)2: counting counter-clockwise from the dealer as 1."""
+    return (first_throw - 1) % 4
+
+
+class Wall:
+    """The tiles not yet drawn: a live end (draws) and a far end (replacements)."""
+
+    __slots__ = ("_back", "_back_order", "front", "remaining", "tiles")
+
+    def __init__(self, tiles: list[int], front: int = 0) -> None:
+        self.tiles = tiles  # in live order: position 0 is dealt first
+        self.front = front
+        self.remaining = len(tiles) - front
+        n = len(tiles)
+        # The far end, top tile of the last stack first: n-2, n-1, n-4, n-3, ...
+        self._back_order = [p for k in range(n // 2 - 1, -1, -1) for p in (2 * k, 2 * k + 1)]
+        self._back = 0
+
+    def draw(self) -> int:
+        """The next tile from the live end."""
+        if self.remaining <= 0:
+            raise IndexError("the wall is empty")
+        tile = self.tiles[self.front]
+        self.front += 1
+        self.remaining -= 1
+        return tile
+
+    def draw_replacement(self) -> int:
+        """A replacement tile (补牌) from the far end."""
+        if self.remaining <= 0:
+            raise IndexError("the wall is empty")
+        while True:
+            position = self._back_order[self._back]
+            self._back += 1
+            if position >= self.front:  # the live end may already have taken part of a stack
+                break
+        self.remaining -= 1
+        return self.tiles[position]
+
+
+@dataclass(frozen=True, slots=True)
+class Deal:
+    """A recorded deal: enough to rebuild the hand exactly (replays)."""
+
+    dice: tuple[int, int, int, int]  # dealer's two dice, second thrower's two dice
+    wall: tuple[int, ...]  # tiles in live order
+    hands: tuple[tuple[int, ...], ...]  # the four hands after the jump, by seat
+    front: int  # the next live position after the deal
+
+    @property
+    def second_thrower(self) -> int:
+        return second_thrower(self.dice[0] + self.dice[1])
+
+    @property
+    def break_count(self) -> int:
+        """Stacks counted from the right end of the second thrower's wall."""
+        return sum(self.dice)
+
+    def wall_tiles(self) -> tuple[Tile, ...]:
+        return tuple(TILES[t] for t in self.wall)
+
+
+def _live_order(stacks: list[list[tuple[int, int]]], thrower: int, count: int) -> list[int]:
+    """Tiles in draw order, from the break onward, clockwise: top then bottom of each stack."""
+    per_wall = len(stacks[0])
+    ring = [stacks[(thrower - i // per_wall) % 4][i % per_wall] for i in range(4 * per_wall)]
+    start = count % len(ring)
+    order: list[int] = []
+    for i in range(len(ring)):
+        top, bottom = ring[(start + i) % len(ring)]
+        order.extend((top, bottom))
+    return order
+
+
+def deal(rng: random.Random, rules: TableRules) -> Deal:
+    """Shuffle, build the four walls, throw the dice and deal (第六条五)."""
+    tiles = shuffled_tiles(rng, rules.flowers)
+    per_wall = len(tiles) // 8  # stacks in front of each player
+    stacks = [
+        [
+            (tiles[(w * per_wall + s) * 2], tiles[(w * per_wall + s) * 2 + 1])
+            for s in range(per_wall)
+        ]
+        for w in range(4)
+    ]
+    dice = (rng.randint(1, 6), rng.randint(1, 6), rng.randint(1, 6), rng.randint(1, 6))
+    thrower = second_thrower(dice[0] + dice[1])
+    order = _live_order(stacks, thrower, sum(dice))
+    return deal_from(order, dice)
+
+
+def deal_from(order: list[int], dice: tuple[int, int, int, int]) -> Deal:
+    """Deal from a wall already in live order: blocks of four, then the dealer's jump."""
+    hands: list[list[int]] = [[], [], [], []]
+    position = 0
+    for _ in range(3):
+        for seat in range(4):
+            hands[seat].extend(order[position : position + 4])
+            position += 4
+    # 跳牌: stacks a, b, c follow; the dealer takes a-top and c-top, South a-bottom, West b-top,
+    # North b-bottom; c-bottom is the next live tile.
+    a, b, c = position, position + 2, position + 4
+    hands[0].extend((order[a], order[c]))
+    hands[1].append(order[a + 1])
+    hands[2].append(order[b])
+    hands[3].append(order[b + 1])
+    return Deal(dice, tuple(order), tuple(tuple(h) for h in hands), c + 1)
