@@ -26,6 +26,7 @@ import random
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from enum import Enum
+from itertools import compress
 from typing import Any
 
 from .calculator import calculate
@@ -109,6 +110,14 @@ class Action:
 PASS = Action(ActionKind.PASS)
 WIN = Action(ActionKind.WIN)
 
+# One instance of every tile action, made once: the game loop only picks from these tables.
+_DISCARD = tuple(Action(ActionKind.DISCARD, TILES[t]) for t in range(34))
+_PUNG = tuple(Action(ActionKind.PUNG, TILES[t]) for t in range(34))
+_KONG = tuple(Action(ActionKind.KONG, TILES[t]) for t in range(34))
+_CONCEALED_KONG = tuple(Action(ActionKind.CONCEALED_KONG, TILES[t]) for t in range(34))
+_ADDED_KONG = tuple(Action(ActionKind.ADDED_KONG, TILES[t]) for t in range(34))
+_CHOW = tuple(Action(ActionKind.CHOW, TILES[t]) for t in range(34))
+
 
 class Phase(Enum):
     ACT = "act"
@@ -126,6 +135,8 @@ class HandResult:
     fans: FanResult | None
     deltas: tuple[int, int, int, int]
     outcome: HandOutcome
+    win_tile: Tile | None = None
+    winning_hand: Hand | None = None  # the winner's concealed tiles (winning tile apart) and melds
 
     @property
     def is_draw(self) -> bool:
@@ -151,13 +162,14 @@ class SeatView:
     current: int  # whose turn it is (the discarder while others respond)
     hand: tuple[Tile, ...]  # this seat's concealed tiles, sorted (the drawn tile included)
     drawn: Tile | None  # the tile this seat just drew, if it is to act after a draw
-    melds: tuple[tuple[Meld, ...], ...]  # every seat's declared melds (concealed kongs shown)
+    melds: tuple[tuple[Meld, ...], ...]  # declared melds; others' concealed kongs lie face down
     discards: tuple[tuple[Tile, ...], ...]  # every seat's discards still in the pool
     flowers: tuple[int, ...]  # flowers each seat has shown
     wall_remaining: int
     last_discard: Tile | None  # the tile others may claim now (RESPOND/ROB), if any
     legal_actions: tuple[Action, ...]  # this seat's choices now (empty if it need not act)
     scores: tuple[int, int, int, int] = (0, 0, 0, 0)  # the hand's deltas once over
+    concealed_kongs: tuple[int, ...] = (0, 0, 0, 0)  # each seat's face-down kongs (第七条七(二))
 
     @property
     def seat_wind(self) -> Wind:
@@ -238,6 +250,7 @@ class Game:
         )
         claimable = TILES[self._last_tile] if self.phase in (Phase.RESPOND, Phase.ROB) else None
         result = self._result
+        over = self.phase is Phase.OVER  # concealed kongs are shown when the hand ends
         return SeatView(
             seat=seat,
             round_wind=self.round_wind,
@@ -245,7 +258,15 @@ class Game:
             current=self.current,
             hand=hand,
             drawn=drawn,
-            melds=tuple(tuple(x.melds) for x in self._seats),
+            melds=tuple(
+                tuple(
+                    m for m in x.melds if i == seat or over or m.kind is not MeldKind.CONCEALED_KONG
+                )
+                for i, x in enumerate(self._seats)
+            ),
+            concealed_kongs=tuple(
+                sum(1 for m in x.melds if m.kind is MeldKind.CONCEALED_KONG) for x in self._seats
+            ),
             discards=tuple(tuple(TILES[t] for t in x.river) for x in self._seats),
             flowers=tuple(len(x.flowers) for x in self._seats),
             wall_remaining=self._wall.remaining,
@@ -424,15 +445,12 @@ class Game:
                 actions.append(WIN)
             # 第七条七: kongs need a replacement tile; none right after a chow.
             if self._wall.remaining > 0 and not self._just_chowed:
-                for t in range(34):
-                    if s.counts[t] == 4:
-                        actions.append(Action(ActionKind.CONCEALED_KONG, TILES[t]))
+                if 4 in s.counts:
+                    actions.extend(_CONCEALED_KONG[t] for t in range(34) if s.counts[t] == 4)
                 for meld in s.melds:
                     if meld.kind is MeldKind.PUNG and s.counts[meld.tile]:
-                        actions.append(Action(ActionKind.ADDED_KONG, meld.tile))
-        for t in range(34):
-            if s.counts[t]:
-                actions.append(Action(ActionKind.DISCARD, TILES[t]))
+                        actions.append(_ADDED_KONG[meld.tile])
+        actions.extend(compress(_DISCARD, s.counts))
         self._pending = {seat: tuple(actions)}
 
     def _act_own(self, seat: int, action: Action) -> None:
@@ -484,16 +502,16 @@ class Game:
             if wall_left:
                 n = s.counts[tile]
                 if n >= 2:
-                    actions.append(Action(ActionKind.PUNG, TILES[tile]))
+                    actions.append(_PUNG[tile])
                 if n == 3:
-                    actions.append(Action(ActionKind.KONG, TILES[tile]))
+                    actions.append(_KONG[tile])
                 if step == 1 and tile < 27:  # 吃 only from 上家
                     rank = tile % 9
                     for low in (tile - 2, tile - 1, tile):
                         if low < tile - rank or low + 2 > tile - rank + 8:
                             continue
                         if all(s.counts[u] for u in (low, low + 1, low + 2) if u != tile):
-                            actions.append(Action(ActionKind.CHOW, TILES[low]))
+                            actions.append(_CHOW[low])
             if actions:
                 actions.append(PASS)
                 pending[seat] = tuple(actions)
@@ -655,7 +673,10 @@ class Game:
             penalties=tuple(self._penalties),
         )
         deltas = settle(outcome, base=self.rules.base, minimum=self.rules.minimum)
-        self._end(HandResult(seat, discarder, fans, deltas, outcome))
+        held = self._win_hand(seat, tile, True)  # the winning tile now sits in counts
+        shown = tuple(TILES[f] for f in self._seats[seat].flowers)
+        winning_hand = Hand(held.concealed, held.melds, None, shown)
+        self._end(HandResult(seat, discarder, fans, deltas, outcome, TILES[tile], winning_hand))
 
     def _end_draw(self) -> None:
         outcome = HandOutcome(

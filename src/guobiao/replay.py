@@ -88,6 +88,8 @@ def session_lines(
         }
     yield {
         "type": "end",
+        "hands": len(session.history),
+        "ended_early": len(session.history) < rules.hands_per_session,
         "scores": dict(session.scores),
         "standard_points": {p: str(v) for p, v in session.standard_points().items()},
     }
@@ -186,6 +188,10 @@ def verify_log(lines: list[dict[str, Any]]) -> ReplayReport:
     report.scores = dict(session.scores)
     if end is None:
         report.problems.append("the log has no end line")
+    elif not end.get("ended_early") and report.hands != rules.hands_per_session:
+        report.problems.append(
+            f"the log has {report.hands} hands of {rules.hands_per_session} and does not say it ended early"
+        )
     elif end.get("scores") != report.scores:
         report.problems.append(
             f"the session scores {report.scores} differ from the log's {end.get('scores')}"
