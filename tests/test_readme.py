@@ -33,17 +33,24 @@ def test_the_readme_starts_with_the_two_setup_commands() -> None:
     assert first[1] == "scripts/test"
 
 
-@pytest.mark.parametrize("command", COMMANDS)
-def test_command(command: str) -> None:
-    words = shlex.split(command)[1:]
-    stdin = None
-    if "<" in words:
-        at = words.index("<")
-        stdin = (ROOT / words[at + 1]).read_text(encoding="utf-8")
-        words = words[:at]
-    result = CliRunner().invoke(main, words, input=stdin)
-    assert result.exit_code == 0, result.output
-    assert result.output.strip()
+def test_commands_run_in_order(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every command, in README order, in one scratch folder (a later command may read what an
+    earlier one wrote, as a reader following the README would)."""
+    assert COMMANDS
+    runner = CliRunner()
+    monkeypatch.chdir(tmp_path)
+    for command in COMMANDS:
+        words = shlex.split(command)[1:]
+        stdin = None
+        if "<" in words:
+            at = words.index("<")
+            stdin = (ROOT / words[at + 1]).read_text(encoding="utf-8")
+            words = words[:at]
+        elif words[0] == "play":
+            stdin = "1\n" * 20000  # always the first choice: a whole round completes
+        result = runner.invoke(main, words, input=stdin)
+        assert result.exit_code == 0, (command, result.output[-2000:])
+        assert result.output.strip()
 
 
 def test_python_blocks_run() -> None:

@@ -38,7 +38,7 @@ from .rules import COMPETITION, TableRules
 from .settlement import HandOutcome, Penalty, PenaltyKind, settle
 from .shanten import shanten, waits
 from .tiles import TILES, Tile, TileParseError
-from .wall import Deal, Wall, deal
+from .wall import Deal, Wall, deal, deal_from, deal_from_build, is_tile_set
 
 __all__ = [
     "PASS",
@@ -146,6 +146,24 @@ class HandResult:
     @property
     def penalties(self) -> tuple[Penalty, ...]:
         return self.outcome.penalties
+
+    def summary(self) -> dict[str, Any]:
+        """The settlement as plain data (logs, replays)."""
+        fans = self.fans.fans if self.fans is not None else ()
+        return {
+            "winner": self.winner,
+            "discarder": self.discarder,
+            "win_tile": str(self.win_tile) if self.win_tile is not None else None,
+            "deltas": list(self.deltas),
+            "total": self.fans.total if self.fans is not None else 0,
+            "fans": [
+                {"zh": f.fan.zh, "en": f.fan.en, "points": f.points, "count": f.count} for f in fans
+            ],
+            "penalties": [
+                {"seat": p.seat, "kind": p.kind.name.lower(), "amount": p.amount}
+                for p in self.penalties
+            ],
+        }
 
     @property
     def self_drawn(self) -> bool:
@@ -287,62 +305,88 @@ class Game:
 
     # -- acting -------------------------------------------------------------------------------
     def act(self, seat: int, action: Action) -> None:
-        """Apply ``seat``'s action; an illegal one raises :class:`IllegalActionError`."""
+        """Apply ``seat``'s action; an illegal one raises :class:`IllegalActionError`.
+
+        The state changes only if the action is applied whole: should anything fail midway, the
+        hand is rebuilt as it was and the error raised.
+        """
         legal = self.legal_actions(seat)
-        if action not in legal:
-            if not (action.kind is ActionKind.WIN and self.false_wins and seat in self.to_act):
-                raise IllegalActionError(self._why_illegal(seat, action, legal))
-            self.history.append((seat, action))
-            self._false_win(seat)
-            return
+        false_win = action not in legal
+        if false_win and not (
+            action.kind is ActionKind.WIN and self.false_wins and seat in self.to_act
+        ):
+            raise IllegalActionError(self._why_illegal(seat, action, legal))
+        try:
+            if false_win:
+                self._false_win(seat)
+            elif self.phase is Phase.ACT:
+                self._act_own(seat, action)
+            else:
+                self._responses[seat] = action
+                if not self.to_act:
+                    self._resolve_claims()
+        except Exception:
+            self._rebuild(self.history)
+            raise
         self.history.append((seat, action))
-        if self.phase is Phase.ACT:
-            self._act_own(seat, action)
-        else:
-            self._responses[seat] = action
-            if not self.to_act:
-                self._resolve_claims()
 
     def undo(self) -> None:
         """Take back the last action (the hand is rebuilt from its deal and history)."""
         if not self.history:
             raise IllegalActionError("nothing to undo")
-        history = self.history[:-1]
+        self._rebuild(self.history[:-1])
+
+    def _rebuild(self, history: list[tuple[int, Action]]) -> None:
         self.history = []
         self._reset()
         for seat, action in history:
             self.act(seat, action)
 
     def record(self) -> dict[str, Any]:
-        """Everything needed to rebuild this hand: rules, winds, deal, every action."""
-        return {
+        """Everything needed to rebuild this hand (rules, winds, the walls as built, the dice,
+        every action) and, once over, its result to check a replay against."""
+        d = self.deal
+        out: dict[str, Any] = {
             "version": RECORD_VERSION,
             "seed": self.seed,
             "rules": {k: getattr(self.rules, k) for k in self.rules.__slots__},
             "round_wind": self.round_wind.letter,
             "false_wins": self.false_wins,
-            "dice": list(self.deal.dice),
-            "wall": [str(TILES[t]) for t in self.deal.wall],
-            "actions": [[seat, str(action)] for seat, action in self.history],
+            "dice": list(d.dice),
         }
+        if d.build is not None:
+            out["build"] = [str(TILES[t]) for t in d.build]
+        else:
+            out["wall"] = [str(TILES[t]) for t in d.wall]
+        out["actions"] = [[seat, str(action)] for seat, action in self.history]
+        if self._result is not None:
+            out["result"] = self._result.summary()
+        return out
 
     @classmethod
     def replay(cls, record: Mapping[str, Any], *, actions: bool = True) -> Game:
-        """Rebuild a hand from :meth:`record`; a record that does not replay raises ValueError."""
+        """Rebuild a hand from :meth:`record`; a record that does not replay, or whose result
+        differs from what the replay gives, raises ValueError saying where."""
         if record.get("version") != RECORD_VERSION:
             raise ValueError(f"unsupported record version {record.get('version')!r}")
-        rules = TableRules(**record["rules"])
-        wall = [int(Tile.parse(t)) for t in record["wall"]]
-        dice = tuple(record["dice"])
-        if len(dice) != 4 or len(wall) != rules.tile_count:
-            raise ValueError("the record's dice or wall do not fit its rules")
-        from .wall import deal_from
-
+        try:
+            rules = TableRules(**record["rules"])
+            dice_list = [int(d) for d in record["dice"]]
+            walls = record["build"] if "build" in record else record["wall"]
+            tiles = [int(Tile.parse(t)) for t in walls]
+        except (KeyError, TypeError, ValueError) as err:
+            raise ValueError(f"the record's rules, dice or wall cannot be read: {err}") from None
+        if len(dice_list) != 4 or not all(1 <= d <= 6 for d in dice_list):
+            raise ValueError(f"the record's dice {dice_list} are not four throws of 1-6")
+        if not is_tile_set(tiles, rules.flowers):
+            raise ValueError("the record's wall is not one set of tiles for its rules (第三条)")
+        dice = (dice_list[0], dice_list[1], dice_list[2], dice_list[3])
+        dealt = deal_from_build(tiles, dice) if "build" in record else deal_from(tiles, dice)
         game = cls(
             rules,
             record.get("seed"),
             round_wind=Wind.parse(record["round_wind"]),
-            deal_=deal_from(wall, (dice[0], dice[1], dice[2], dice[3])),
+            deal_=dealt,
             false_wins=bool(record.get("false_wins", False)),
         )
         if actions:
@@ -353,6 +397,13 @@ class Game:
                     raise ValueError(
                         f"action {number} ({seat} {text}) does not replay: {err}"
                     ) from None
+            expected = record.get("result")
+            if expected is not None:
+                got = game.result.summary() if game.result is not None else None
+                if got != expected:
+                    raise ValueError(
+                        f"the replayed result {got} differs from the record's {expected}"
+                    )
         return game
 
     # -- internals: setting up -----------------------------------------------------------------
@@ -385,14 +436,26 @@ class Game:
             if self._exhausted:
                 self._end_draw()
                 return
-        self._last_tile = last
         for seat in range(1, 4):
             self._update_waits(seat)
-        dealer = self._seats[0]  # the dealer's 14: judged as if ``last`` were drawn
+        dealer = self._seats[0]
+        if shanten(dealer.counts[:34], 0) == -1:
+            last = self._best_dealt_win(last)
+        self._last_tile = last  # the dealer's 14 are judged as if ``last`` had been drawn
         dealer.counts[last] -= 1
         self._update_waits(0)
         dealer.counts[last] += 1
         self._enter_act(0, after_draw=True, kong=False)
+
+    def _best_dealt_win(self, last: int) -> int:
+        """A dealer dealt a complete hand names its winning tile: the one that scores most."""
+        best, best_points = last, -1
+        for tile in [last, *(t for t in range(34) if self._seats[0].counts[t] and t != last)]:
+            self._last_tile = tile
+            result = self._win_result(0, tile, self_drawn=True)
+            if result is not None and result.total > best_points:
+                best, best_points = tile, result.total
+        return best
 
     def _replace_flowers(self, seat: int) -> int | None:
         """Expose a seat's flowers, drawing replacements until none is left; the last drawn."""
@@ -447,8 +510,8 @@ class Game:
             if self._wall.remaining > 0 and not self._just_chowed:
                 if 4 in s.counts:
                     actions.extend(_CONCEALED_KONG[t] for t in range(34) if s.counts[t] == 4)
-                for meld in s.melds:
-                    if meld.kind is MeldKind.PUNG and s.counts[meld.tile]:
+                for meld in s.melds:  # 第七条七(一): 抓進一張與已經碰的刻子牌相同
+                    if meld.kind is MeldKind.PUNG and meld.tile == self._last_tile:
                         actions.append(_ADDED_KONG[meld.tile])
         actions.extend(compress(_DISCARD, s.counts))
         self._pending = {seat: tuple(actions)}
@@ -515,6 +578,8 @@ class Game:
             if actions:
                 actions.append(PASS)
                 pending[seat] = tuple(actions)
+            elif self.false_wins:
+                pending[seat] = (PASS,)  # asked anyway: it may declare a (false) win
         self.phase = Phase.RESPOND
         self.current = discarder
         self._pending = pending
@@ -528,6 +593,8 @@ class Game:
             seat = (konger + step) % 4
             if self._can_win(seat, tile, self_drawn=False, robbing=True):
                 pending[seat] = (WIN, PASS)
+            elif self.false_wins:
+                pending[seat] = (PASS,)
         self.phase = Phase.ROB
         self.current = konger
         self._pending = pending
@@ -694,16 +761,22 @@ class Game:
     def _false_win(self, seat: int) -> None:
         """第十四条六: judge a declared win that is not legal; penalise; play on."""
         s = self._seats[seat]
-        counts = list(s.counts[:34])
+        melds = len(s.melds)
+        counts = list(s.counts[:34])  # the hand as declared: 14 - 3·melds tiles
         if self.phase is not Phase.ACT:
             counts[self._last_tile] += 1
-        melds = len(s.melds)
-        complete = shanten(counts, melds) == -1 if sum(counts) == 14 - 3 * melds else False
-        before = list(counts)
-        before[self._last_tile] -= 1
-        if complete or (sum(before) == 13 - 3 * melds and shanten(before, melds) == 0):
-            kind = PenaltyKind.FALSE_WIN  # 错和 (below 8, or barred) / 和错牌 (ready, wrong tile)
-        elif sum(before) == 13 - 3 * melds and shanten(before, melds) == 1:
+        declared_on = self._last_tile if self.phase is not Phase.ACT or self._after_draw else None
+        if shanten(counts, melds) == -1:
+            distance = -1  # a winning shape: below 8 points, or the seat may not win: 错和
+        elif declared_on is not None:
+            before = list(counts)  # how far the hand was from ready before the declared tile
+            before[declared_on] -= 1
+            distance = shanten(before, melds)
+        else:  # right after a claim there is no declared tile: judge the best 13 of the 14
+            distance = shanten(counts, melds)
+        if distance <= 0:
+            kind = PenaltyKind.FALSE_WIN  # 错和 / 和错牌 (ready, wrong tile)
+        elif distance == 1:
             kind = PenaltyKind.FAKE_WIN  # 诈和
         else:
             kind = PenaltyKind.INTENTIONAL_FAKE_WIN  # 有意诈和: disqualified (HandOutcome)

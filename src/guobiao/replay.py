@@ -45,21 +45,8 @@ class LogError(ValueError):
 
 
 def result_summary(result: HandResult) -> dict[str, Any]:
-    """The settlement of a hand as plain data."""
-    return {
-        "winner": result.winner,
-        "discarder": result.discarder,
-        "deltas": list(result.deltas),
-        "total": result.fans.total if result.fans is not None else 0,
-        "fans": [
-            {"zh": f.fan.zh, "en": f.fan.en, "points": f.points, "count": f.count}
-            for f in (result.fans.fans if result.fans is not None else ())
-        ],
-        "penalties": [
-            {"seat": p.seat, "kind": p.kind.name.lower(), "amount": p.amount}
-            for p in result.penalties
-        ],
-    }
+    """The settlement of a hand as plain data (:meth:`HandResult.summary`)."""
+    return result.summary()
 
 
 def session_lines(

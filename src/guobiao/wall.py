@@ -27,7 +27,16 @@ from dataclasses import dataclass
 from .rules import TableRules
 from .tiles import TILES, Tile
 
-__all__ = ["Deal", "Wall", "deal", "deal_from", "second_thrower", "shuffled_tiles"]
+__all__ = [
+    "Deal",
+    "Wall",
+    "deal",
+    "deal_from",
+    "deal_from_build",
+    "is_tile_set",
+    "second_thrower",
+    "shuffled_tiles",
+]
 
 
 def shuffled_tiles(rng: random.Random, flowers: bool = True) -> list[int]:
@@ -39,21 +48,37 @@ def shuffled_tiles(rng: random.Random, flowers: bool = True) -> list[int]:
     return tiles
 
 
+def is_tile_set(tiles: list[int], flowers: bool) -> bool:
+    """Exactly one set of tiles: four of each kind, and the 8 flowers once each when used."""
+    counts = [0] * 42
+    for t in tiles:
+        if not 0 <= t < 42:
+            return False
+        counts[t] += 1
+    return counts[:34] == [4] * 34 and counts[34:] == ([1] * 8 if flowers else [0] * 8)
+
+
 def second_thrower(first_throw: int) -> int:
     """第六条五(五)2: counting counter-clockwise from the dealer as 1."""
     return (first_throw - 1) % 4
 
 
 class Wall:
-    """The tiles not yet drawn: a live end (draws) and a far end (replacements)."""
+    """The tiles not yet drawn: a live end (draws) and a far end (replacements).
 
-    __slots__ = ("_back", "_back_order", "front", "remaining", "tiles")
+    Both ends skip positions the other end already took, so no tile is handed out twice even
+    when they meet inside one stack.
+    """
+
+    __slots__ = ("_back", "_back_order", "_taken", "front", "remaining", "tiles")
 
     def __init__(self, tiles: list[int], front: int = 0) -> None:
         self.tiles = tiles  # in live order: position 0 is dealt first
         self.front = front
         self.remaining = len(tiles) - front
         n = len(tiles)
+        self._taken = bytearray(n)
+        self._taken[:front] = b"\x01" * front
         # The far end, top tile of the last stack first: n-2, n-1, n-4, n-3, ...
         self._back_order = [p for k in range(n // 2 - 1, -1, -1) for p in (2 * k, 2 * k + 1)]
         self._back = 0
@@ -62,20 +87,20 @@ class Wall:
         """The next tile from the live end."""
         if self.remaining <= 0:
             raise IndexError("the wall is empty")
-        tile = self.tiles[self.front]
-        self.front += 1
-        self.remaining -= 1
-        return tile
+        while self._taken[self.front]:
+            self.front += 1
+        return self._take(self.front)
 
     def draw_replacement(self) -> int:
         """A replacement tile (补牌) from the far end."""
         if self.remaining <= 0:
             raise IndexError("the wall is empty")
-        while True:
-            position = self._back_order[self._back]
+        while self._taken[self._back_order[self._back]]:
             self._back += 1
-            if position >= self.front:  # the live end may already have taken part of a stack
-                break
+        return self._take(self._back_order[self._back])
+
+    def _take(self, position: int) -> int:
+        self._taken[position] = 1
         self.remaining -= 1
         return self.tiles[position]
 
@@ -88,6 +113,8 @@ class Deal:
     wall: tuple[int, ...]  # tiles in live order
     hands: tuple[tuple[int, ...], ...]  # the four hands after the jump, by seat
     front: int  # the next live position after the deal
+    build: tuple[int, ...] | None = None  # the walls as built (seat by seat, stack by stack,
+    # top then bottom) before the dice; None when the deal was given in live order
 
     @property
     def second_thrower(self) -> int:
@@ -117,6 +144,17 @@ def _live_order(stacks: list[list[tuple[int, int]]], thrower: int, count: int) -
 def deal(rng: random.Random, rules: TableRules) -> Deal:
     """Shuffle, build the four walls, throw the dice and deal (第六条五)."""
     tiles = shuffled_tiles(rng, rules.flowers)
+    dice = (rng.randint(1, 6), rng.randint(1, 6), rng.randint(1, 6), rng.randint(1, 6))
+    return deal_from_build(tiles, dice)
+
+
+def deal_from_build(tiles: list[int], dice: tuple[int, int, int, int]) -> Deal:
+    """Deal from walls as built: ``tiles`` seat by seat (E S W N), each wall's stacks from its
+    right end, top tile then bottom; the dice choose the break."""
+    if len(tiles) % 8:
+        raise ValueError(f"{len(tiles)} tiles do not make four walls of stacks of two")
+    if not all(1 <= d <= 6 for d in dice):
+        raise ValueError(f"dice show 1-6, not {dice}")
     per_wall = len(tiles) // 8  # stacks in front of each player
     stacks = [
         [
@@ -125,10 +163,10 @@ def deal(rng: random.Random, rules: TableRules) -> Deal:
         ]
         for w in range(4)
     ]
-    dice = (rng.randint(1, 6), rng.randint(1, 6), rng.randint(1, 6), rng.randint(1, 6))
     thrower = second_thrower(dice[0] + dice[1])
     order = _live_order(stacks, thrower, sum(dice))
-    return deal_from(order, dice)
+    dealt = deal_from(order, dice)
+    return Deal(dealt.dice, dealt.wall, dealt.hands, dealt.front, tuple(tiles))
 
 
 def deal_from(order: list[int], dice: tuple[int, int, int, int]) -> Deal:
