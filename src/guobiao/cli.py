@@ -555,14 +555,14 @@ def simulate(
     for column in (
         "Player",
         "Bot",
-        "Win rate",
-        "Wins (self-drawn)",
-        "Avg fan",
+        "Win",
+        "Wins (tsumo)",
+        "Fan",
         "Deal-in",
-        "Points/session",
-        "Std pts/session",
+        "Pts/sess",
+        "Std/sess",
     ):
-        table.add_column(column, justify="right" if column not in ("Player", "Bot") else "left")
+        table.add_column(column, justify="left" if column in ("Player", "Bot") else "right")
     for p in summary.players:
         table.add_row(
             p.player,
@@ -575,6 +575,11 @@ def simulate(
             f"{p.standard_points_per_session:.2f}",
         )
     console.print(table)
+    console.print(
+        "Win: wins per hand played; Fan: average fan points of its wins (flowers included); "
+        "Deal-in: discards won by others per hand; Pts/sess: session score - 500; Std/sess: "
+        "standard points per session."
+    )
     console.print(
         f"{summary.sessions} sessions, {summary.hands} hands, draw rate {summary.draw_rate:.1%}, "
         f"{summary.hands / elapsed:.0f} hands/s"
