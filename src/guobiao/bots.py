@@ -2,18 +2,21 @@
 
 - :class:`RandomBot`: a uniformly random legal action, but it always takes a legal win.
 - :class:`EfficiencyBot`: tile efficiency (牌效): the discard that leaves the lowest shanten and the
-  most live useful tiles; claims only to lower shanten (or keep it with more live tiles); folds
-  to safe tiles when another seat looks ready and its own hand is two or more tiles away.
-- :class:`FanBot`: plans toward hands that reach the 8-point minimum (第五条 起和分). Each
-  *plan* is a family of winning hands worth 8 points or close (混一色 with a dragon pung, 花龙,
-  七对, 五门齐 with a dragon pung, ...); it has its own shanten (tiles outside the plan do not
-  count). A 13-tile position is worth the soft minimum of its plans' shanten (plans near 8 points
-  cost a little extra), and a ready position whose waits the fan calculator scores at 8 points is
-  worth more than any other. Discards, claims and kongs maximise that worth.
+  most live useful tiles; claims only to lower the shanten (or keep it with more live useful
+  tiles); folds to safe tiles when another seat looks ready and its own hand is two or more tiles
+  from ready.
+- :class:`FanBot`: plays for hands that reach the 8-point minimum (第五条 起和分), which pure
+  efficiency does not: it often gets ready with a hand that cannot win. A 13-tile position is
+  ranked in three tiers (``_Worth``): ready with waits that score 8 points (the fan calculator
+  judges every wait), then one tile from such a hand (every useful draw is tried and the best
+  discard's waits judged), then by *plans*. A plan is a family of hands worth 8 points or nearly
+  (清一色, 混一色 with a dragon or own-wind pung, 花龙, 清龙, 三色三同顺, 组合龙, 七对, 全不靠,
+  五门齐 with a dragon pung, 碰碰和 ...) with its own shanten: tiles outside the plan do not count,
+  and its fixed sets count as declared. The plans' worth is a soft minimum of their shanten (plans
+  short of 8 points pay a penalty). Discards, claims and kongs maximise that worth.
 
 Every bot is deterministic for its seed (ties are broken by its own ``random.Random(seed)``) and
-returns one of ``view.legal_actions``. Bots never read another seat's concealed kong tiles (a real
-table shows them face down) even though the view carries them.
+returns one of ``view.legal_actions``.
 """
 
 from __future__ import annotations
@@ -32,7 +35,16 @@ from .rules import COMPETITION, TableRules
 from .shanten import shanten, useful_tiles, waits
 from .tiles import TILES
 
-__all__ = ["Bot", "EfficiencyBot", "FanBot", "RandomBot"]
+__all__ = [
+    "BOT_KINDS",
+    "Bot",
+    "EfficiencyBot",
+    "FanBot",
+    "RandomBot",
+    "danger",
+    "make_bot",
+    "threats",
+]
 
 _DISCARD, _CHOW, _PUNG, _KONG = (
     ActionKind.DISCARD,
@@ -59,18 +71,14 @@ def _counts(view: SeatView) -> list[int]:
 
 
 def _visible(view: SeatView) -> list[int]:
-    """Copies on the table that this seat can see: every pool and every exposed meld.
-
-    Its own concealed kongs count; another seat's do not (they lie face down at a real table).
-    """
+    """Copies on the table that this seat can see: every pool and every meld it is shown (its own
+    concealed kongs, not the others', which lie face down)."""
     seen = [0] * 34
     for pool in view.discards:
         for t in pool:
             seen[t] += 1
-    for seat, melds in enumerate(view.melds):
+    for melds in view.melds:
         for meld in melds:
-            if meld.kind is MeldKind.CONCEALED_KONG and seat != view.seat:
-                continue
             for t in meld.tiles:
                 seen[t] += 1
     return seen
@@ -113,9 +121,14 @@ def _after_kong(counts: Sequence[int], action: Action) -> list[int]:
 
 
 def threats(view: SeatView) -> tuple[int, ...]:
-    """Seats that look ready: three or more declared melds, or any seat late in the wall."""
+    """Seats that look ready: three or more declared melds (face-down kongs included), or every
+    other seat late in the wall."""
     late = view.wall_remaining <= LATE_WALL
-    return tuple(s for s in range(4) if s != view.seat and (late or len(view.melds[s]) >= 3))
+    return tuple(
+        s
+        for s in range(4)
+        if s != view.seat and (late or len(view.melds[s]) + view.concealed_kongs[s] >= 3)
+    )
 
 
 def danger(tile: int, view: SeatView, against: Sequence[int], seen: Sequence[int]) -> float:
@@ -383,12 +396,6 @@ def _combine(a: int, b: int) -> int:
     return vid
 
 
-_EMPTY: Final = (
-    _pattern_id(bytes(9)),
-    _pattern_id(bytes(9)),
-    _pattern_id(bytes(9)),
-    _pattern_id(bytes(7)),
-)
 _GROUP: Final = tuple(min(t // 9, 3) for t in range(34))  # 0-2 the suits, 3 the honours
 _GROUP_SLICES: Final = ((0, 9), (9, 18), (18, 27), (27, 34))
 
@@ -459,6 +466,10 @@ def _meld_key(meld: Meld) -> tuple[int, int, bool]:
     return (kind, int(meld.tile), meld.kind is MeldKind.CONCEALED_KONG)
 
 
+PLAN_PENALTY: Final = 0.5
+"""Extra cost, in shanten, per fan point a plan's estimate falls short of 8."""
+
+
 class _Plan:
     """A family of winning hands: its fan points (an estimate when below 8) and its shanten."""
 
@@ -476,10 +487,6 @@ class _Plan:
 
     def __repr__(self) -> str:
         return f"<plan {self.name} {self.points}>"
-
-
-PLAN_PENALTY: Final = 0.5
-"""Extra cost, in shanten, per fan point a plan's estimate falls short of 8."""
 
 
 class _GroupsPlan(_Plan):
@@ -532,7 +539,7 @@ class _SetsPlan(_Plan):
     """Some fixed sets (花龙's chows, a dragon pung) or a knitted straight, plus any sets and a pair
     from ``groups``. The fixed sets may be declared melds; the other melds fill the free sets."""
 
-    __slots__ = ("fixed", "groups", "knitted", "sets")
+    __slots__ = ("fixed", "groups", "knitted", "need", "sets")
 
     def __init__(
         self,
@@ -549,25 +556,33 @@ class _SetsPlan(_Plan):
         self.knitted = knitted  # the nine tiles of a knitted straight: three fixed sets
         self.groups = groups
         self.fixed = len(sets) + (3 if knitted else 0)
+        self.need = self._tiles(sets)
+
+    def _tiles(self, sets: Sequence[tuple[int, int]]) -> tuple[int, ...]:
+        """The tiles of the knitted straight and of ``sets``."""
+        need = list(self.knitted)
+        for kind, tile in sets:
+            need.extend((tile, tile + 1, tile + 2) if kind == _CHOW_SET else (tile, tile, tile))
+        return tuple(need)
 
     def cost(self, pos: _Position) -> int | None:
         if self.concealed and pos.exposed:
             return None
-        open_sets = list(self.sets)
-        free = 0
-        for kind, tile, _ in pos.melds:
-            if (kind, tile) in open_sets:
-                open_sets.remove((kind, tile))
-            elif _GROUP[tile] in self.groups:
-                free += 1
-            else:
+        need = self.need
+        fixed = self.fixed
+        if pos.melds:
+            open_sets = list(self.sets)
+            for kind, tile, _ in pos.melds:
+                if (kind, tile) in open_sets:
+                    open_sets.remove((kind, tile))
+                elif _GROUP[tile] in self.groups:
+                    fixed += 1
+                else:
+                    return None
+            if fixed > 4:
                 return None
-        fixed = self.fixed + free
-        if fixed > 4:
-            return None
-        need = list(self.knitted)
-        for kind, tile in open_sets:
-            need.extend((tile, tile + 1, tile + 2) if kind == _CHOW_SET else (tile, tile, tile))
+            if len(open_sets) < len(self.sets):
+                need = self._tiles(open_sets)
         rest = list(pos.counts)
         short: list[int] = []
         for t in need:
@@ -576,16 +591,16 @@ class _SetsPlan(_Plan):
             else:
                 short.append(t)
         unseen = pos.unseen
-        if unseen is not None and any(short.count(t) > unseen[t] for t in short):
-            return None  # not enough copies left to draw or claim
-        touched = {_GROUP[t] for t in need}
+        if unseen is not None:
+            for t in short:
+                if unseen[t] < short.count(t):
+                    return None  # not enough copies left to draw or claim
         vid = -1
         for g in self.groups:
-            if g in touched:
-                lo, hi = _GROUP_SLICES[g]
-                gid = _pattern_id(bytes(rest[lo:hi]))
-            else:
-                gid = pos.ids[g]
+            lo, hi = _GROUP_SLICES[g]
+            gid = (
+                _pattern_id(bytes(rest[lo:hi])) if rest[lo:hi] != pos.counts[lo:hi] else pos.ids[g]
+            )
             vid = gid if vid < 0 else _combine(vid, gid)
         return len(short) + _FINALS[vid][fixed]
 
@@ -712,15 +727,22 @@ CLAIM_MARGIN: Final = 1.3
 """A claim must make the position worth this many times more (the hand opens: no 门前清)."""
 
 _Worth = tuple[int, float, float]
-"""What a 13-tile position is worth, compared as a tuple:
-(2, live winning tiles, points) a ready hand that can win; (1, live winning tiles expected after
-one more draw, plans) a hand one tile from that; (0, plans, -shanten) anything else."""
+"""What a 13-tile position is worth, compared as a tuple, in three tiers:
 
-_ReadyKey = tuple[bytes, tuple[tuple[int, int, bool], ...], int, int, str]
+- ``(2, live winning tiles, points)``: ready, and some waits reach 8 points (a wait that reaches
+  them only when self-drawn counts READY_SELF_DRAWN of a tile);
+- ``(1, expected, 0)``: one tile from ready, and some draws make such a hand: ``expected`` sums,
+  over the useful draws, their live copies times the live winning tiles of the best hand each
+  gives (the fan calculator decides, so every fan combination counts, not only the plans);
+- ``(0, plans, -shanten)``: anything else, by its plans.
+"""
+
+_ReadyKey = tuple[bytes, tuple[tuple[MeldKind, int], ...], int, int, str, int]
 _READY: dict[_ReadyKey, tuple[tuple[int, int, int], ...]] = {}
-"""A ready hand -> (wait, points on a discard, points self-drawn) of each wait (no 和绝张)."""
+"""(standing tiles, melds, seat, round wind, fan profile, minimum) of a ready hand -> (wait,
+points on a discard, points self-drawn) of each wait, without 和绝张. Shared by every FanBot."""
 _FOURTH: dict[tuple[_ReadyKey, int], int] = {}
-"""A ready hand and wait -> points on a discard when it is the last copy (和绝张)."""
+"""A ready hand and a wait -> points on a discard when it is the last copy (和绝张)."""
 
 
 class FanBot(Bot):
@@ -826,8 +848,8 @@ class FanBot(Bot):
         return (0, _plans_worth(pos, _nearest(turn.plans, pos), general == 0)[0], -general)
 
     def _one_away(self, turn: _Turn, counts: list[int], melds: tuple[Meld, ...]) -> float:
-        """Live winning tiles of the best ready hand each draw would give, summed over draws
-        (weighted by their live copies): how well a one-away hand turns into a winning one."""
+        """For a hand one tile from ready: the sum over useful draws of their live copies times
+        the live winning tiles of the best ready hand the draw allows (0: no route to a win)."""
         m = len(melds)
         unseen = turn.unseen
         total = 0.0
@@ -851,13 +873,14 @@ class FanBot(Bot):
 
     def _ready(self, turn: _Turn, counts: list[int], melds: tuple[Meld, ...]) -> tuple[float, int]:
         """Live winning tiles (self-drawn-only wins weighted) and the best points of a ready hand."""
-        profile = self.rules.fan_profile
+        minimum = self.rules.minimum
         key = (
             bytes(counts),
-            tuple(_meld_key(m) for m in melds),
+            tuple((m.kind, int(m.tile)) for m in melds),
             turn.seat,
             turn.round_wind,
-            profile,
+            self.rules.fan_profile,
+            minimum,
         )
         scores = _READY.get(key)
         if scores is None:
@@ -875,11 +898,10 @@ class FanBot(Bot):
                     on_discard = self._points(hand, w, turn, False, False)
                     # self-drawn scores at least as much (自摸, or 不求人 for 门前清)
                     drawn = on_discard
-                    if on_discard < self.rules.minimum:
+                    if on_discard < minimum:
                         drawn = self._points(hand, w, turn, True, False)
                     found.append((w, on_discard, drawn))
             scores = _READY[key] = tuple(found)
-        minimum = self.rules.minimum
         live = 0.0
         best = 0
         for w, on_discard, self_drawn in scores:
@@ -951,7 +973,7 @@ def _nearest(plans: Sequence[_Plan], pos: _Position) -> tuple[_Plan, ...]:
         cost = plan.cost(pos)
         if cost is not None:
             scored.append((cost + plan.penalty, plan))
-    floor = min(c for c, _ in scored)
+    floor = min((c for c, _ in scored), default=0.0)
     return tuple(p for c, p in scored if c <= floor + PLAN_KEEP)
 
 
@@ -1002,3 +1024,18 @@ class _Turn:
         self.round_wind = int(view.round_wind)
         self.unseen = unseen
         self.plans = plans
+
+
+BOT_KINDS: Final = ("fan", "efficiency", "random")
+"""The bots by name, strongest first."""
+
+
+def make_bot(kind: str, seed: int | None = None, rules: TableRules = COMPETITION) -> Bot:
+    """A bot by name (``fan``, ``efficiency``, ``random``), seeded, playing to ``rules``."""
+    if kind == "fan":
+        return FanBot(seed, rules=rules)
+    if kind == "efficiency":
+        return EfficiencyBot(seed)
+    if kind == "random":
+        return RandomBot(seed)
+    raise ValueError(f"unknown bot {kind!r}: choose from {', '.join(BOT_KINDS)}")

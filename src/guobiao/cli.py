@@ -15,6 +15,7 @@ from rich.console import Console
 from rich.table import Table
 
 from . import __version__
+from .bots import BOT_KINDS
 from .calculator import PROFILES, calculate
 from .context import WinContext, Wind
 from .hand import Hand, format_hand, parse_hand, parse_tiles
@@ -416,27 +417,16 @@ def shanten(hand: str, visible: str, as_json: bool) -> None:
     console.print(table)
 
 
-BOT_NAMES = ("random", "efficiency", "fan")
-
-
 def _bot_specs(text: str) -> list[str]:
     names = [n.strip().lower() for n in text.split(",") if n.strip()]
     if not 1 <= len(names) <= 4:
         _fail(
             "--bots takes 1 to 4 bot names separated by commas (the last repeats to fill 4 seats)"
         )
-    unknown = [n for n in names if n not in BOT_NAMES]
+    unknown = [n for n in names if n not in BOT_KINDS]
     if unknown:
-        _fail(f"unknown bot(s): {', '.join(unknown)} (choose from {', '.join(BOT_NAMES)})")
+        _fail(f"unknown bot(s): {', '.join(unknown)} (choose from {', '.join(BOT_KINDS)})")
     return names + [names[-1]] * (4 - len(names))
-
-
-def make_bot(name: str, seed: int) -> Any:
-    """A bot by name (random, efficiency, fan), seeded."""
-    from . import bots
-
-    kinds = {"random": bots.RandomBot, "efficiency": bots.EfficiencyBot, "fan": bots.FanBot}
-    return kinds[name](seed)
 
 
 @main.command()
@@ -497,6 +487,7 @@ def simulate(
 
     from rich.progress import Progress
 
+    from .bots import make_bot
     from .replay import session_lines, write_log
     from .rules import TableRules
     from .summary import summarize
@@ -517,7 +508,7 @@ def simulate(
         task = progress.add_task("sessions", total=count)
         for number in range(1, count + 1):
             session_seed = master.randrange(2**63)
-            agents = [make_bot(name, session_seed + i) for i, name in enumerate(names)]
+            agents = [make_bot(name, session_seed + i, table_rules) for i, name in enumerate(names)]
             play = play_session(agents, table_rules, session_seed)
             plays.append(play)
             if log_dir is not None:

@@ -25,6 +25,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from .bots import BOT_KINDS
 from .calculator import calculate
 from .context import WinContext, Wind
 from .game import PASS, WIN, Action, ActionKind, Game, Phase, SeatView
@@ -47,7 +48,6 @@ __all__ = [
     "TerminalPlayer",
     "default_style",
     "describe",
-    "make_bot",
     "menu_of",
     "parse_bots",
     "parse_input",
@@ -58,7 +58,6 @@ __all__ = [
 STYLES = ("glyph", "chinese", "botzone")
 """How tiles are shown: Unicode tile glyphs (with the Botzone name in menus), 中文, or ``W5``."""
 
-BOT_KINDS = ("fan", "efficiency", "random")
 """``--bots`` names: :class:`~guobiao.bots.FanBot`, ``EfficiencyBot``, ``RandomBot``."""
 _BOT_ALIASES = {"f": "fan", "e": "efficiency", "eff": "efficiency", "r": "random", "rand": "random"}
 
@@ -339,18 +338,6 @@ def parse_bots(text: str) -> tuple[str, str, str]:
     if len(kinds) != 3:
         raise ValueError(f"give three bots (or one for all three), not {len(kinds)}: {text!r}")
     return kinds[0], kinds[1], kinds[2]
-
-
-def make_bot(kind: str, seed: int) -> Agent:
-    """A bot of :mod:`guobiao.bots` by its ``--bots`` name."""
-    from . import bots
-
-    classes: dict[str, type[bots.Bot]] = {
-        "fan": bots.FanBot,
-        "efficiency": bots.EfficiencyBot,
-        "random": bots.RandomBot,
-    }
-    return classes[kind](seed)
 
 
 # -- the person's agent ---------------------------------------------------------------------------
@@ -886,7 +873,12 @@ def play_at_terminal(
     if seed is None:
         seed = random.randrange(2**31)
     table_rules = TableRules(fan_profile=rules, hands_per_session=hands)
-    make = make if make is not None else make_bot
+    if make is None:
+        from .bots import make_bot
+
+        def make(kind: str, bot_seed: int) -> Agent:
+            return make_bot(kind, bot_seed, table_rules)
+
     person = TerminalPlayer(
         console, style=style, read_line=read_line, rules=rules, ascii_only=ascii_only
     )
