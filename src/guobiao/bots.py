@@ -71,17 +71,8 @@ def _counts(view: SeatView) -> list[int]:
 
 
 def _visible(view: SeatView) -> list[int]:
-    """Copies on the table that this seat can see: every pool and every meld it is shown (its own
-    concealed kongs, not the others', which lie face down)."""
-    seen = [0] * 34
-    for pool in view.discards:
-        for t in pool:
-            seen[t] += 1
-    for melds in view.melds:
-        for meld in melds:
-            for t in meld.tiles:
-                seen[t] += 1
-    return seen
+    """Copies on the table this seat can see (:meth:`SeatView.visible_counts`)."""
+    return view.visible_counts()
 
 
 def _unseen(view: SeatView, counts: Sequence[int]) -> list[int]:

@@ -71,6 +71,14 @@ class _WindType(click.ParamType[Wind, Any]):
 
 WIND = _WindType()
 
+RULES_OPTION = click.option(
+    "--rules",
+    type=click.Choice(PROFILES),
+    default="1998",
+    show_default=True,
+    help="Fan profile: 1998 (the rules text) or mil (modern reference reading).",
+)
+
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="guobiao")
@@ -86,23 +94,15 @@ def main() -> None:
     """
 
 
-def _tile_text(tile: Tile, style: str) -> str:
-    if style == "glyph":
-        return tile.glyph
-    if style == "chinese":
-        return tile.chinese
-    return str(tile)
-
-
 def _show_hand(hand: Hand, win: Tile, style: str) -> str:
     if style == "botzone":
         return format_hand(Hand(hand.concealed, hand.melds, win, hand.flowers))
     parts = []
     for meld in hand.melds:
-        body = " ".join(_tile_text(t, style) for t in meld.tiles)
+        body = " ".join(t.text(style) for t in meld.tiles)
         parts.append(f"({body})" if meld.is_concealed else f"[{body}]")
-    parts.append(" ".join(_tile_text(t, style) for t in hand.concealed))
-    parts.append("+ " + _tile_text(win, style))
+    parts.append(" ".join(t.text(style) for t in hand.concealed))
+    parts.append("+ " + win.text(style))
     return "  ".join(parts)
 
 
@@ -198,13 +198,7 @@ def _jsonl(rules: str) -> None:
     default=None,
     help="Number of flowers (or write them in HAND as H1.. / 1f..).",
 )
-@click.option(
-    "--rules",
-    type=click.Choice(PROFILES),
-    default="1998",
-    show_default=True,
-    help="Fan profile: 1998 (the rules text) or mil (modern reference reading).",
-)
+@RULES_OPTION
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of a table.")
 @click.option(
     "--jsonl", is_flag=True, help="Read JSON hands from stdin, one per line; write results."
@@ -450,9 +444,7 @@ def _bot_specs(text: str) -> list[str]:
 @click.option(
     "--hands", type=click.IntRange(1, 16), default=16, show_default=True, help="Hands per session."
 )
-@click.option(
-    "--rules", type=click.Choice(PROFILES), default="1998", show_default=True, help="Fan profile."
-)
+@RULES_OPTION
 @click.option("--no-flowers", is_flag=True, help="Play without the 8 flowers (136 tiles).")
 @click.option(
     "--log-dir",
@@ -644,13 +636,7 @@ def replay(log: Path, quiet: bool) -> None:
     default=None,
     help="How to show tiles [default: glyph on a UTF-8 terminal, else botzone].",
 )
-@click.option(
-    "--rules",
-    type=click.Choice(PROFILES),
-    default="1998",
-    show_default=True,
-    help="Fan profile: 1998 (the rules text) or mil (modern reference reading).",
-)
+@RULES_OPTION
 @click.option(
     "--log",
     type=click.Path(dir_okay=False, path_type=Path),

@@ -193,6 +193,19 @@ class SeatView:
     def seat_wind(self) -> Wind:
         return Wind(self.seat)
 
+    def visible_counts(self) -> list[int]:
+        """Copies of each tile (34 counts) this seat can see on the table: every discard pool and
+        every meld it is shown (its own concealed kongs; not the others', which lie face down)."""
+        seen = [0] * 34
+        for pool in self.discards:
+            for t in pool:
+                seen[t] += 1
+        for melds in self.melds:
+            for meld in melds:
+                for t in meld.tiles:
+                    seen[t] += 1
+        return seen
+
 
 @dataclass(slots=True)
 class _Seat:

@@ -95,11 +95,7 @@ def _is_utf8(encoding: str | None) -> bool:
 
 def tile_text(tile: Tile, style: str) -> str:
     """One tile in ``style`` (``glyph``, ``chinese`` or ``botzone``)."""
-    if style == "glyph":
-        return tile.glyph
-    if style == "chinese":
-        return tile.chinese
-    return str(tile)
+    return tile.text(style)
 
 
 def _label(tile: Tile, style: str) -> str:
@@ -554,14 +550,7 @@ class TerminalPlayer:
             counts[tile] += 1
         own_melds = view.melds[view.seat]
         melds = len(own_melds)
-        seen = [0] * 34
-        for pool in view.discards:
-            for tile in pool:
-                seen[tile] += 1
-        for seat_melds in view.melds:
-            for meld in seat_melds:
-                for tile in meld.tiles:
-                    seen[tile] += 1
+        seen = view.visible_counts()
         size = sum(counts)
         try:
             if size == 14 - 3 * melds:

@@ -139,6 +139,17 @@ class Tile(int):
         """The Unicode tile glyph (U+1F000 block)."""
         return _GLYPH[self]
 
+    def text(self, style: str = "botzone") -> str:
+        """The tile written in ``style``: ``botzone`` (W5), ``compact`` (5m), ``chinese`` (五万)
+        or ``glyph`` (🀋)."""
+        if style == "glyph":
+            return _GLYPH[self]
+        if style == "chinese":
+            return _CHINESE[self]
+        if style == "compact":
+            return _COMPACT[self]
+        return _BOTZONE[self]
+
     @classmethod
     def parse(cls, text: str) -> Tile:
         """Read one tile in Botzone (``W5``), compact (``5m``) or Chinese (``五万``, ``东``) notation."""
