@@ -65,3 +65,29 @@ def test_python_blocks_run() -> None:
         for line in block.splitlines():
             if line.startswith("print(") and "#" in line:
                 assert line.split("#", 1)[1].strip() in out.getvalue()
+
+
+DOCS = sorted((ROOT / "docs").glob("*.md"))
+
+
+@pytest.mark.parametrize("doc", DOCS, ids=[d.name for d in DOCS])
+def test_python_examples_in_docs_run(doc: Path) -> None:
+    """Every Python block of the docs runs; an expression line whose comment starts with a
+    literal (``expr  # ('P11', 'P01'): note``) must evaluate to that literal."""
+    import ast
+
+    blocks = re.findall(r"```python\n(.*?)```", doc.read_text(encoding="utf-8"), flags=re.S)
+    namespace: dict[str, object] = {}
+    for block in blocks:
+        with contextlib.redirect_stdout(io.StringIO()):
+            exec(compile(block, doc.name, "exec"), namespace)
+        for line in block.splitlines():
+            code, _, comment = line.partition("  # ")
+            literal = comment.split(":")[0].strip()
+            if not code or "=" in code.split("(")[0] or literal[:1] not in "([0123456789'\"-":
+                continue
+            try:
+                expected = ast.literal_eval(literal)
+            except (ValueError, SyntaxError):
+                continue
+            assert eval(code, namespace) == expected, line

@@ -1,0 +1,504 @@
+"""Seating of a tournament of tables of four: the draw (抽签定位) and the later sessions.
+
+第六条五(二) 依抽签结果就座: session one is a seeded draw. Later sessions are scheduled so players
+meet as many different opponents as possible, team-mates never share a table, and the starting
+winds are balanced. Player counts not divisible by four: byes or substitute places (第十二条).
+The seat rotation between rounds inside a session is ``guobiao.session.seating`` (第五条九); a
+``Table`` gives its players' seats at any hand through it. Method and figures: docs/seating.md.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+from ..session import seating as _session_seating
+
+__all__ = [
+    "Bound",
+    "Quality",
+    "Schedule",
+    "SessionSeating",
+    "Table",
+    "best_possible",
+    "draw_session_one",
+    "quality",
+    "schedule",
+]
+
+WINDS = ("E", "S", "W", "N")
+_TEAM_CLASH = 1_000_000  # cost of team-mates at one table: effectively forbidden
+_PERMS = tuple(itertools.permutations(range(4)))  # identity first: ties keep the drawn order
+
+
+@dataclass(frozen=True, slots=True)
+class Table:
+    """One table of one session: ``seats`` are the players at E, S, W, N at the first hand
+    (A B C D of ``guobiao.session``)."""
+
+    number: int
+    seats: tuple[str, str, str, str]
+
+    def seats_at(self, hand_number: int) -> tuple[str, str, str, str]:
+        """Players at E, S, W, N in hand ``hand_number`` (0-15): the rotation of 第五条九."""
+        a, b, c, d = _session_seating(hand_number)
+        return self.seats[a], self.seats[b], self.seats[c], self.seats[d]
+
+
+@dataclass(frozen=True, slots=True)
+class SessionSeating:
+    """The tables of one session (局) and the players on a bye (轮空) in it."""
+
+    number: int
+    tables: tuple[Table, ...]
+    byes: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Schedule:
+    """Seating of every session. ``substitutes`` are the placeholder places added when
+    ``fill="substitute"`` (陪打, 第十二条三(二)): the organiser names who takes them."""
+
+    players: tuple[str, ...]
+    sessions: tuple[SessionSeating, ...]
+    method: str
+    substitutes: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Quality:
+    """Figures of a schedule. ``repeat_meetings`` counts meetings beyond a pair's first;
+    ``wind_spread`` is the largest (most - fewest starting seats of one wind) of any player:
+    0 or 1 is as even as possible (``Bound.wind_spread``)."""
+
+    repeated_pairs: int
+    repeat_meetings: int
+    max_meetings: int
+    min_opponents: int
+    mean_opponents: float
+    team_meetings: int
+    wind_spread: int
+    min_byes: int
+    max_byes: int
+
+
+@dataclass(frozen=True, slots=True)
+class Bound:
+    """Best possible figures for ``n_players`` over ``sessions`` with the fewest byes:
+    at least ``repeat_meetings`` repeat meetings and a pair meeting ``max_meetings`` times,
+    at most ``max_min_opponents`` distinct opponents for the worst-off player, and a wind spread
+    of ``wind_spread`` (0 when everyone plays a multiple of four sessions, else 1)."""
+
+    repeat_meetings: int
+    max_meetings: int
+    max_min_opponents: int
+    wind_spread: int
+
+
+# --- the affine geometry AG(k, 4) over GF(4) -------------------------------------------------
+# GF(4) = {0, 1, a, a+1} as 0, 1, 2, 3: addition is XOR, a² = a + 1. A point of AG(k, 4) is an int
+# of k base-4 digits, so adding two points is XOR of the ints, coordinate by coordinate.
+
+_GF4_MUL = ((0, 0, 0, 0), (0, 1, 2, 3), (0, 2, 3, 1), (0, 3, 1, 2))
+
+
+def _scale(t: int, point: int, k: int) -> int:
+    return sum(_GF4_MUL[t][(point >> (2 * i)) & 3] << (2 * i) for i in range(k))
+
+
+def _directions(k: int) -> list[int]:
+    """Points of PG(k-1, 4): non-zero vectors whose leading non-zero digit is 1."""
+    out = []
+    for v in range(1, 4**k):
+        top = max(i for i in range(k) if (v >> (2 * i)) & 3)
+        if (v >> (2 * top)) & 3 == 1:
+            out.append(v)
+    return out
+
+
+def _parallel_class(direction: int, k: int) -> list[list[int]]:
+    """The lines {p + t·d : t in GF(4)} with direction d: a partition of the 4^k points."""
+    steps = [_scale(t, direction, k) for t in range(4)]
+    seen: set[int] = set()
+    lines = []
+    for p in range(4**k):
+        if p not in seen:
+            line = [p ^ s for s in steps]
+            seen.update(line)
+            lines.append(line)
+    return lines
+
+
+def _power_of_four(n: int) -> int:
+    """k with n == 4^k (k >= 2), else 0."""
+    k = 0
+    while n > 1 and n % 4 == 0:
+        n //= 4
+        k += 1
+    return k if n == 1 and k >= 2 else 0
+
+
+# --- the schedule ------------------------------------------------------------------------------
+
+
+def _team_index(
+    players: Sequence[str], teams: Mapping[str, Iterable[str]] | None
+) -> tuple[list[int], list[list[int]]]:
+    index = {p: i for i, p in enumerate(players)}
+    team_of = [-1] * len(players)
+    groups: list[list[int]] = []
+    for name, members in (teams or {}).items():
+        group = []
+        for m in members:
+            if m not in index:
+                raise ValueError(f"team {name!r}: {m!r} is not a player")
+            if team_of[index[m]] != -1:
+                raise ValueError(f"{m!r} is in two teams")
+            team_of[index[m]] = len(groups)
+            group.append(index[m])
+        groups.append(group)
+    return team_of, groups
+
+
+def _design_points(
+    n: int, k: int, groups: list[list[int]], order: list[int]
+) -> tuple[list[int], int] | None:
+    """Map players to points of AG(k, 4). With teams, each team fills part of a line of a
+    reserved parallel class (direction 1), so team-mates never share a line of any other."""
+    if not groups:
+        point_of = [0] * n
+        for point, player in enumerate(order):
+            point_of[player] = point
+        return point_of, 0
+    lines = _parallel_class(1, k)
+    room = [4] * len(lines)
+    filled: list[list[int]] = [[] for _ in lines]
+    for group in sorted(groups, key=len, reverse=True):
+        best = max(range(len(lines)), key=lambda i: room[i])
+        if room[best] < len(group):
+            return None
+        filled[best].extend(group)
+        room[best] -= len(group)
+    in_team = {p for g in groups for p in g}
+    rest = iter(p for p in order if p not in in_team)
+    point_of = [0] * n
+    for line, members in zip(lines, filled, strict=True):
+        members.extend(next(rest) for _ in range(4 - len(members)))
+        for point, player in zip(line, members, strict=True):
+            point_of[player] = point
+    return point_of, 1
+
+
+def _seat_session(
+    active: list[int],
+    n_tables: int,
+    meet: list[list[int]],
+    team_of: list[int],
+    rng: random.Random,
+) -> list[list[int]]:
+    """Greedy deal then swaps between tables minimising Σ earlier meetings of each table's pairs
+    (a team clash costs ``_TEAM_CLASH``)."""
+
+    def cost(a: int, b: int) -> int:
+        t = team_of[a]
+        return meet[a][b] + (_TEAM_CLASH if t != -1 and t == team_of[b] else 0)
+
+    # team members first (largest teams first), so each is dealt to a table without a team-mate
+    sizes: dict[int, int] = {}
+    for p in active:
+        sizes[team_of[p]] = sizes.get(team_of[p], 0) + 1
+    order = sorted(active, key=lambda p: -sizes[team_of[p]] if team_of[p] != -1 else 1)
+    tables: list[list[int]] = [[] for _ in range(n_tables)]
+    for p in order:
+        best, best_cost = -1, 0
+        for i, table in enumerate(tables):
+            if len(table) < 4:
+                c = sum(cost(p, x) for x in table)
+                if best == -1 or c < best_cost:
+                    best, best_cost = i, c
+                    if c == 0:
+                        break
+        tables[best].append(p)
+    if n_tables < 2:
+        return tables
+    where = {p: i for i, table in enumerate(tables) for p in table}
+    total = sum(cost(a, b) for t in tables for a, b in itertools.combinations(t, 2))
+    budget, patience = 2000 + 60 * len(active), 300 + 10 * len(active)
+    last_gain = 0
+    for step in range(budget):
+        if total == 0 or step - last_gain > patience:
+            break
+        a = active[rng.randrange(len(active))]
+        ta = tables[where[a]]
+        out_a = sum(cost(a, x) for x in ta if x != a)
+        if out_a == 0:
+            continue
+        b = active[rng.randrange(len(active))]
+        if where[b] == where[a]:
+            continue
+        tb = tables[where[b]]
+        out_b = sum(cost(b, y) for y in tb if y != b)
+        in_b = sum(cost(b, x) for x in ta if x != a)
+        in_a = sum(cost(a, y) for y in tb if y != b)
+        delta = in_a + in_b - out_a - out_b
+        if delta <= 0:
+            ia, ib = where[a], where[b]
+            ta[ta.index(a)] = b
+            tb[tb.index(b)] = a
+            where[a], where[b] = ib, ia
+            total += delta
+            if delta < 0:
+                last_gain = step
+    return tables
+
+
+def _balance_winds(sessions: list[list[list[int]]], n: int, fixed: int) -> None:
+    """Order each table's players over E S W N so each player's starting winds are as even as
+    possible: greedily session by session, then along alternating paths. The first ``fixed``
+    sessions keep their seats (the draw: 第六条五(二) 依抽签结果就座)."""
+    counts = [[0, 0, 0, 0] for _ in range(n)]
+    for s, tables in enumerate(sessions):
+        for i, table in enumerate(tables):
+            if s >= fixed:
+                choice, low = _PERMS[0], -1
+                for perm in _PERMS:  # identity first: ties keep the order
+                    c = sum(counts[table[perm[w]]][w] for w in range(4))
+                    if low == -1 or c < low:
+                        choice, low = perm, c
+                tables[i] = [table[choice[w]] for w in range(4)]
+            for w, p in enumerate(tables[i]):
+                counts[p][w] += 1
+    # What is left: alternating paths. Seen through two winds a and b, each later table is an
+    # edge from its a-seated player to its b-seated one; a player with a twice more than b starts
+    # a path that ends at a player with fewer a than b, and every table on it swaps its a and b
+    # seats: the two ends move toward even, the players between keep their counts, Σ counts²
+    # falls, so this ends. With nothing fixed every spread ends at most 1 (de Werra's balanced
+    # edge colouring of the bipartite player-table graph); the kept draw can leave a few at 2.
+    places: list[list[list[int]]] = [[] for _ in range(n)]
+    for tables in sessions[fixed:]:
+        for table in tables:
+            for p in table:
+                places[p].append(table)
+    improved = True
+    while improved:
+        improved = False
+        for start in range(n):
+            for a, b in itertools.permutations(range(4), 2):
+                if counts[start][a] - counts[start][b] >= 2 and _reverse_path(
+                    start, a, b, places, counts
+                ):
+                    improved = True
+
+
+def _reverse_path(
+    start: int, a: int, b: int, places: list[list[list[int]]], counts: list[list[int]]
+) -> bool:
+    parent: dict[int, tuple[int, list[int]]] = {}
+    queue, seen = [start], {start}
+    for u in queue:
+        for table in places[u]:
+            if table[a] != u or table[b] in seen:
+                continue
+            v = table[b]
+            seen.add(v)
+            parent[v] = (u, table)
+            if counts[v][a] < counts[v][b]:
+                counts[start][a] -= 1
+                counts[start][b] += 1
+                counts[v][a] += 1
+                counts[v][b] -= 1
+                while v != start:
+                    u, t = parent[v]
+                    t[a], t[b] = v, u
+                    v = u
+                return True
+            queue.append(v)
+    return False
+
+
+def schedule(
+    players: Sequence[str],
+    sessions: int,
+    *,
+    teams: Mapping[str, Iterable[str]] | None = None,
+    seed: int = 0,
+    fill: Literal["bye", "substitute"] = "bye",
+    keep_draw: bool = False,
+) -> Schedule:
+    """Tables for ``sessions`` sessions. Session one is the draw (第六条五(二)).
+
+    ``teams`` maps a team name to its members (up to 4 players + a substitute): team-mates never
+    share a table. With a count not divisible by four, ``fill="bye"`` sits the fewest players out
+    each session, in turns (nobody twice before everyone once); ``fill="substitute"`` adds
+    placeholder places 替补1… that the organiser fills with 陪打 (第十二条三(二)).
+    Session one has the tables of ``draw_session_one``; its seats are re-ordered with the rest so
+    every player's wind spread is at most 1, unless ``keep_draw`` (the draw was already made at
+    the venue: its seats stand, and a few spreads of 2 can remain when sessions are 4k).
+    """
+    names = list(players)
+    if len(set(names)) != len(names):
+        raise ValueError("players must be distinct")
+    if sessions < 1:
+        raise ValueError("at least one session")
+    substitutes: tuple[str, ...] = ()
+    if fill == "substitute" and len(names) % 4:
+        substitutes = tuple(f"替补{i + 1}" for i in range(4 - len(names) % 4))
+        if set(substitutes) & set(names):
+            raise ValueError("a player is named like a substitute place")
+        names += substitutes
+    n = len(names)
+    if n < 4:
+        raise ValueError("a table needs four players")
+    team_of, groups = _team_index(names, teams)
+    n_tables = n // 4
+    if any(len(g) > n_tables for g in groups):
+        raise ValueError("a team has more members than there are tables")
+    rng = random.Random(seed)
+    order = list(range(n))
+    rng.shuffle(order)
+    n_byes = n % 4
+    bye_cycle = order[::-1]  # the draw's last seats take the first byes, then in turn (第十二条)
+    meet = [[0] * n for _ in range(n)]
+    plan: list[list[list[int]]] = []
+    method = "heuristic: seeded greedy deal + swaps"
+    k = _power_of_four(n)
+    design = _design_points(n, k, groups, order) if k else None
+    if design is not None:
+        point_of, reserved = design
+        player_at = {pt: p for p, pt in enumerate(point_of)}
+        usable = _directions(k)[reserved:]
+        for d in usable[:sessions]:
+            plan.append([[player_at[pt] for pt in line] for line in _parallel_class(d, k)])
+        method = f"affine geometry AG({k}, 4): {len(plan)} parallel classes"
+        if len(plan) < sessions:
+            method += " + heuristic"
+        for tables in plan:
+            for t in tables:
+                for a, b in itertools.combinations(t, 2):
+                    meet[a][b] += 1
+                    meet[b][a] += 1
+
+    def extend(upto: int, meet: list[list[int]], stream: random.Random) -> list[list[list[int]]]:
+        extra: list[list[list[int]]] = []
+        for s in range(len(plan), upto):
+            out = {bye_cycle[(s * n_byes + i) % n] for i in range(n_byes)}
+            active = [p for p in order if p not in out]
+            tables = _seat_session(active, n_tables, meet, team_of, stream)
+            for t in tables:
+                for a, b in itertools.combinations(t, 2):
+                    meet[a][b] += 1
+                    meet[b][a] += 1
+            extra.append(tables)
+        return extra
+
+    if not plan:
+        plan = extend(1, meet, rng)  # the draw: session one whatever the number of sessions
+    for table in plan[0]:
+        rng.shuffle(table)  # the drawn seats: no link between seat and place in the deal
+    # Small events: several seeded tries of the later sessions, keeping the fewest repeats.
+    tries = max(1, min(30, 3000 // (n * sessions)))
+    best: tuple[int, int, list[list[list[int]]]] | None = None
+    for attempt in range(tries):
+        trial_meet = [row[:] for row in meet]
+        extra = extend(sessions, trial_meet, random.Random(f"{seed}/{attempt}"))
+        repeats = sum(m - 1 for row in trial_meet for m in row if m > 1) // 2
+        worst = max(max(row) for row in trial_meet)
+        if best is None or (repeats, worst) < best[:2]:
+            best = (repeats, worst, extra)
+    assert best is not None
+    plan += best[2]
+    byes = [[bye_cycle[(s * n_byes + i) % n] for i in range(n_byes)] for s in range(sessions)]
+    for tables in plan:
+        for t in tables:
+            if any(
+                team_of[a] != -1 and team_of[a] == team_of[b]
+                for a, b in itertools.combinations(t, 2)
+            ):
+                raise ValueError("could not keep team-mates apart")  # pragma: no cover
+    _balance_winds(plan, n, 1 if keep_draw else 0)
+    return Schedule(
+        players=tuple(names),
+        sessions=tuple(
+            SessionSeating(
+                number=s,
+                tables=tuple(
+                    Table(i, (names[t[0]], names[t[1]], names[t[2]], names[t[3]]))
+                    for i, t in enumerate(tables)
+                ),
+                byes=tuple(names[p] for p in out),
+            )
+            for s, (tables, out) in enumerate(zip(plan, byes, strict=True))
+        ),
+        method=method,
+        substitutes=substitutes,
+    )
+
+
+def draw_session_one(
+    players: Sequence[str],
+    seed: int,
+    *,
+    teams: Mapping[str, Iterable[str]] | None = None,
+    fill: Literal["bye", "substitute"] = "bye",
+) -> SessionSeating:
+    """抽签定位 (第六条五(二)): a seeded random draw of tables and seats. It is the first session
+    of ``schedule`` with the same arguments."""
+    return schedule(players, 1, teams=teams, seed=seed, fill=fill).sessions[0]
+
+
+def quality(sched: Schedule, teams: Mapping[str, Iterable[str]] | None = None) -> Quality:
+    """Repeated pairs, distinct opponents, team-mate meetings, wind balance and byes."""
+    meetings: dict[frozenset[str], int] = {}
+    opponents: dict[str, set[str]] = {p: set() for p in sched.players}
+    winds = {p: [0, 0, 0, 0] for p in sched.players}
+    bye_count = dict.fromkeys(sched.players, 0)
+    for session in sched.sessions:
+        for p in session.byes:
+            bye_count[p] += 1
+        for table in session.tables:
+            for w, p in enumerate(table.seats):
+                winds[p][w] += 1
+            for a, b in itertools.combinations(table.seats, 2):
+                pair = frozenset((a, b))
+                meetings[pair] = meetings.get(pair, 0) + 1
+                opponents[a].add(b)
+                opponents[b].add(a)
+    team_meetings = 0
+    for members in (teams or {}).values():
+        for a, b in itertools.combinations(list(members), 2):
+            team_meetings += meetings.get(frozenset((a, b)), 0)
+    distinct = [len(o) for o in opponents.values()]
+    return Quality(
+        repeated_pairs=sum(1 for m in meetings.values() if m > 1),
+        repeat_meetings=sum(m - 1 for m in meetings.values()),
+        max_meetings=max(meetings.values(), default=0),
+        min_opponents=min(distinct),
+        mean_opponents=sum(distinct) / len(distinct),
+        team_meetings=team_meetings,
+        wind_spread=max(max(c) - min(c) for c in winds.values()),
+        min_byes=min(bye_count.values()),
+        max_byes=max(bye_count.values()),
+    )
+
+
+def best_possible(n_players: int, sessions: int, team_size: int = 1) -> Bound:
+    """Lower bounds with the fewest byes, spread evenly. A player at ``p`` tables meets 3·p
+    opponents among the n − ``team_size`` others outside their team, so at least
+    3·p − (n − team_size) of those meetings repeat; each repeat meeting is counted by both its
+    players. (With teams the bound is that of every player in a team of ``team_size``.)"""
+    n = n_players
+    others = n - team_size
+    seats = 4 * (n // 4) * sessions
+    high = seats % n  # this many play one session more than the others
+    low_p, high_p = seats // n, seats // n + 1
+    excess = (n - high) * max(0, 3 * low_p - others) + high * max(0, 3 * high_p - others)
+    most = -(-3 * (high_p if high else low_p) // others)
+    return Bound(
+        repeat_meetings=-(-excess // 2),
+        max_meetings=most,
+        max_min_opponents=min(others, 3 * low_p),
+        wind_spread=0 if low_p % 4 == 0 and (not high or high_p % 4 == 0) else 1,
+    )
