@@ -2,7 +2,10 @@
 refuses and changes nothing, settlement equal to the engine's, the totals sum check, a table
 entered twice, the audit trail, crash safety, two writers at once, and rankings fed from it.
 
-SQLite only for now (files in tmp_path); PostgreSQL joins these tests next.
+Every test that touches a database runs on SQLite (a file in tmp_path) and on PostgreSQL (a fresh
+database per test, created on the server named by GUOBIAO_TEST_POSTGRES_URL, which scripts/test
+starts: scripts/postgres.sh). Without that variable, under CI the PostgreSQL cases fail; in a plain
+local ``pytest`` this module starts its own throwaway server with scripts/postgres.sh.
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ import sqlite3
 import subprocess
 import sys
 import time
+import uuid
 from collections import defaultdict
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
@@ -23,7 +27,7 @@ from pathlib import Path
 import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
-from sqlalchemy import create_engine, inspect
+from sqlalchemy import create_engine, inspect, make_url, text
 from sqlalchemy.orm import Session as OrmSession
 
 from guobiao.session import Session
@@ -45,8 +49,8 @@ SCHEDULE = Schedule(
 )
 
 
-def _url(path: Path) -> str:
-    return f"sqlite:///{path}"
+POSTGRES_URL = "GUOBIAO_TEST_POSTGRES_URL"
+POSTGRES_SCRIPT = Path(__file__).resolve().parents[1] / "scripts" / "postgres.sh"
 
 
 def _setup(store: Store) -> None:
@@ -58,32 +62,104 @@ def _setup(store: Store) -> None:
     store.save_schedule(T, SCHEDULE)
 
 
-@pytest.fixture
-def db_path(tmp_path: Path) -> Path:
-    return tmp_path / "t.db"
+@pytest.fixture(scope="session")
+def postgres_server() -> Iterator[str]:
+    """The URL of a PostgreSQL database to create test databases from: GUOBIAO_TEST_POSTGRES_URL
+    (set by scripts/test). Missing under CI: the PostgreSQL cases fail (never skip). Missing in a
+    plain local ``pytest``: a throwaway server from scripts/postgres.sh, stopped at the end."""
+    url = os.environ.get(POSTGRES_URL)
+    if url:
+        yield url
+        return
+    if os.environ.get("CI"):
+        pytest.fail(
+            f"{POSTGRES_URL} is not set: run the tests with scripts/test, which starts PostgreSQL "
+            "(scripts/postgres.sh)",
+            pytrace=False,
+        )
+    run = subprocess.run(
+        ["bash", str(POSTGRES_SCRIPT), "start"], capture_output=True, text=True, check=False
+    )
+    if run.returncode != 0:
+        pytest.fail(
+            f"{POSTGRES_URL} is not set and `bash scripts/postgres.sh start` failed "
+            f"(exit {run.returncode}):\n{run.stderr}",
+            pytrace=False,
+        )
+    values = dict(line.split("=", 1) for line in run.stdout.splitlines() if "=" in line)
+    try:
+        yield values[POSTGRES_URL]
+    finally:
+        subprocess.run(
+            ["bash", str(POSTGRES_SCRIPT), "stop", values["GUOBIAO_TEST_POSTGRES_DIR"]],
+            check=False,
+        )
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """An empty database: a SQLite file, or a fresh PostgreSQL database dropped afterwards."""
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path / 't.db'}"
+        return
+    base: str = request.getfixturevalue("postgres_server")
+    name = f"guobiao_t_{uuid.uuid4().hex[:12]}"
+    admin = create_engine(base, isolation_level="AUTOCOMMIT")
+    try:
+        with admin.connect() as conn:
+            conn.exec_driver_sql(f'CREATE DATABASE "{name}"')
+        yield make_url(base).set(database=name).render_as_string(hide_password=False)
+        with admin.connect() as conn:
+            conn.exec_driver_sql(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    finally:
+        admin.dispose()
 
 
 @pytest.fixture
-def store(db_path: Path) -> Iterator[Store]:
-    s = open_store(_url(db_path))
+def store(db_url: str) -> Iterator[Store]:
+    s = open_store(db_url)
     _setup(s)
     yield s
     s.close()
 
 
-def _dump(path: Path) -> list[str]:
+def _is_sqlite(url: str) -> bool:
+    return url.startswith("sqlite")
+
+
+def _dump(url: str) -> list[str]:
     """Every row of the database, to show a refused write changed nothing."""
-    with sqlite3.connect(path) as conn:
-        return list(conn.iterdump())
+    if _is_sqlite(url):
+        with sqlite3.connect(make_url(url).database or "") as conn:
+            return list(conn.iterdump())
+    engine = create_engine(url)
+    try:
+        with engine.connect() as conn:
+            rows = []
+            for table in sorted(inspect(conn).get_table_names()):
+                for row in conn.execute(text(f'SELECT * FROM "{table}"')):
+                    rows.append(f"{table}: {tuple(row)!r}")
+            return sorted(rows)
+    finally:
+        engine.dispose()
+
+
+def _count_results(url: str) -> int:
+    engine = create_engine(url)
+    try:
+        with engine.connect() as conn:
+            return int(conn.exec_driver_sql("SELECT count(*) FROM session_results").scalar_one())
+    finally:
+        engine.dispose()
 
 
 # -- schema ------------------------------------------------------------------------------------
 
 
-def test_migrations_create_the_schema_of_the_models(db_path: Path) -> None:
-    open_store(_url(db_path)).close()
-    open_store(_url(db_path)).close()  # a second open is a no-op upgrade
-    engine = create_engine(_url(db_path))
+def test_migrations_create_the_schema_of_the_models(db_url: str) -> None:
+    open_store(db_url).close()
+    open_store(db_url).close()  # a second open is a no-op upgrade
+    engine = create_engine(db_url)
     with engine.connect() as conn:
         tables = set(inspect(conn).get_table_names())
         assert set(Base.metadata.tables) <= tables
@@ -94,10 +170,13 @@ def test_migrations_create_the_schema_of_the_models(db_path: Path) -> None:
     engine.dispose()
 
 
-def test_sqlite_pragmas(store: Store) -> None:
+def test_sqlite_pragmas(tmp_path: Path) -> None:
+    """SQLite only: the PRAGMAs of store._make_engine."""
+    store = open_store(f"sqlite:///{tmp_path / 't.db'}")
     with store.engine.connect() as conn:
         assert conn.exec_driver_sql("PRAGMA foreign_keys").scalar() == 1
         assert conn.exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"
+    store.close()
 
 
 def test_migrations_are_package_data() -> None:
@@ -114,26 +193,26 @@ def test_core_import_stays_free_of_sqlalchemy() -> None:
 # -- registration --------------------------------------------------------------------------------
 
 
-def test_players_from_csv_rows_all_or_none(store: Store, db_path: Path) -> None:
+def test_players_from_csv_rows_all_or_none(store: Store, db_url: str) -> None:
     rows = [
         {"number": "20", "name": "I", "team": "", "substitute": "no"},
         {"number": "21", "name": "J", "team": "red", "substitute": "yes"},
     ]
     assert store.add_players(T, rows) == 2
-    before = _dump(db_path)
+    before = _dump(db_url)
     with pytest.raises(StoreError, match="number 3 of 'K' is taken by 'C'"):
         store.add_players(T, [{"number": "30", "name": "L"}, {"number": "3", "name": "K"}])
     with pytest.raises(StoreError, match="team 'red' would have 2 players and 2 substitutes"):
         store.add_players(T, [PlayerRow(31, "M", "red", substitute=True)])
     with pytest.raises(StoreError, match="no team 'blue'"):
         store.add_players(T, [PlayerRow(32, "N", "blue")])
-    assert _dump(db_path) == before
+    assert _dump(db_url) == before
 
 
-def test_schedule_refusals(store: Store, db_path: Path) -> None:
+def test_schedule_refusals(store: Store, db_url: str) -> None:
     store.create_tournament("other", sessions=1)
     store.add_players("other", [PlayerRow(1, "A")])
-    before = _dump(db_path)
+    before = _dump(db_url)
     with pytest.raises(StoreError, match="session 1 is already seated"):
         store.save_schedule(T, SCHEDULE)
     with pytest.raises(StoreError, match="session 1 table 1: 'B' is not a registered player"):
@@ -144,7 +223,7 @@ def test_schedule_refusals(store: Store, db_path: Path) -> None:
         store.save_schedule("nope", SCHEDULE)
     with pytest.raises(StoreError, match="a tournament 'other' already exists"):
         store.create_tournament("other", sessions=3)
-    assert _dump(db_path) == before
+    assert _dump(db_url) == before
 
 
 # -- hands ---------------------------------------------------------------------------------------
@@ -212,19 +291,19 @@ def test_seat_letters(store: Store) -> None:
     ],
 )  # fmt: skip
 def test_bad_hands_are_refused_and_change_nothing(
-    store: Store, db_path: Path, kwargs: dict[str, object], message: str
+    store: Store, db_url: str, kwargs: dict[str, object], message: str
 ) -> None:
     store.record_hand(T, 1, 1, 0, winner=0, discarder=1, fan_points=8)
-    before = _dump(db_path)
+    before = _dump(db_url)
     with pytest.raises(StoreError, match=message) as info:
         store.record_hand(T, 1, 1, 1, **kwargs)  # type: ignore[arg-type]
     assert "'club night' session 1 table 1 hand 1" in str(info.value)
-    assert _dump(db_path) == before
+    assert _dump(db_url) == before
 
 
-def test_hand_lookups_are_refused(store: Store, db_path: Path) -> None:
+def test_hand_lookups_are_refused(store: Store, db_url: str) -> None:
     store.record_hand(T, 1, 1, 0, winner=0, discarder=1, fan_points=8)
-    before = _dump(db_path)
+    before = _dump(db_url)
     with pytest.raises(StoreError, match="session 1 table 1 hand 0 is already recorded"):
         store.record_hand(T, 1, 1, 0, winner=2, fan_points=8)
     with pytest.raises(StoreError, match="session 3 has no table 1"):
@@ -233,7 +312,7 @@ def test_hand_lookups_are_refused(store: Store, db_path: Path) -> None:
         store.record_hand(T, 1, 1, 16, winner=2, fan_points=8)
     with pytest.raises(StoreError, match="hands are already recorded"):
         store.record_session_totals(T, 1, 1, {"A": 500, "B": 500, "C": 500, "D": 500})
-    assert _dump(db_path) == before
+    assert _dump(db_url) == before
 
 
 def test_false_win_is_recorded_as_a_penalty(store: Store) -> None:
@@ -245,8 +324,8 @@ def test_false_win_is_recorded_as_a_penalty(store: Store) -> None:
 # -- session totals ------------------------------------------------------------------------------
 
 
-def test_totals_sum_check_and_entered_twice(store: Store, db_path: Path) -> None:
-    before = _dump(db_path)
+def test_totals_sum_check_and_entered_twice(store: Store, db_url: str) -> None:
+    before = _dump(db_url)
     with pytest.raises(StoreError, match="session 1 table 2: the scores sum to 2001, not 2000"):
         store.record_session_totals(T, 1, 2, {"E": 600, "F": 500, "G": 450, "H": 451})
     with pytest.raises(StoreError, match=r"scores given for \['A'\], who are not seated here"):
@@ -257,16 +336,16 @@ def test_totals_sum_check_and_entered_twice(store: Store, db_path: Path) -> None
         store.record_session_totals(
             T, 1, 2, {"E": 600, "F": 500, "G": 450, "H": 450}, deductions={"F": 10}
         )
-    assert _dump(db_path) == before
+    assert _dump(db_url) == before
     scores = {"E": 600, "F": 490, "G": 450, "H": 450}
     store.record_session_totals(T, 1, 2, scores, deductions={"F": 10}, note="late")
     assert store.table_scores(T, 1, 2) == scores
-    after = _dump(db_path)
+    after = _dump(db_url)
     with pytest.raises(StoreError, match="session 1 table 2: the session totals are already"):
         store.record_session_totals(T, 1, 2, scores, deductions={"F": 10})
     with pytest.raises(StoreError, match="session totals of this table are already entered"):
         store.record_hand(T, 1, 2, 0, winner=0, fan_points=8)
-    assert _dump(db_path) == after
+    assert _dump(db_url) == after
 
 
 def test_deduction_at_a_table_entered_by_hands(store: Store) -> None:
@@ -278,14 +357,14 @@ def test_deduction_at_a_table_entered_by_hands(store: Store) -> None:
 # -- corrections ---------------------------------------------------------------------------------
 
 
-def test_correction_leaves_an_audit_entry(store: Store, db_path: Path) -> None:
+def test_correction_leaves_an_audit_entry(store: Store, db_url: str) -> None:
     store.record_hand(T, 1, 1, 0, winner=0, discarder=1, fan_points=8)
-    before = _dump(db_path)
+    before = _dump(db_url)
     with pytest.raises(StoreError, match="hand 3 is not recorded"):
         store.correct_hand(T, 1, 1, 3, who="referee", winner=0, fan_points=8)
     with pytest.raises(StoreError, match="below the 8-point minimum"):
         store.correct_hand(T, 1, 1, 0, who="referee", winner=0, fan_points=6)
-    assert _dump(db_path) == before
+    assert _dump(db_url) == before
     deltas = store.correct_hand(
         T, 1, 1, 0, who="referee", winner=0, discarder=2, fan_points=16, note="sheet misread"
     )
@@ -301,16 +380,16 @@ def test_correction_leaves_an_audit_entry(store: Store, db_path: Path) -> None:
     assert store.table_scores(T, 1, 1) == {"A": 540, "B": 492, "C": 476, "D": 492}
 
 
-def test_totals_correction_leaves_an_audit_entry(store: Store, db_path: Path) -> None:
+def test_totals_correction_leaves_an_audit_entry(store: Store, db_url: str) -> None:
     with pytest.raises(StoreError, match="no session totals entered: nothing to correct"):
         store.correct_session_totals(T, 1, 2, SCORES, who="referee")
     store.record_session_totals(
         T, 1, 2, {"E": 600, "F": 490, "G": 450, "H": 450}, deductions={"F": 10}
     )
-    before = _dump(db_path)
+    before = _dump(db_url)
     with pytest.raises(StoreError, match="sum to 1990, not 2000"):
         store.correct_session_totals(T, 1, 2, {**SCORES, "F": 490}, who="referee")
-    assert _dump(db_path) == before
+    assert _dump(db_url) == before
     store.correct_session_totals(T, 1, 2, SCORES, who="referee", note="no lateness")
     assert store.table_scores(T, 1, 2) == SCORES
     (entry,) = store.audit(T)
@@ -344,36 +423,36 @@ def _child_write(url: str, ready: object, sleep: float, out: object, start: obje
         out.put(f"refused: {error}")  # type: ignore[attr-defined]
 
 
-def test_kill_mid_write_leaves_nothing_half_written(store: Store, db_path: Path) -> None:
+def test_kill_mid_write_leaves_nothing_half_written(store: Store, db_url: str) -> None:
     store.close()
     ctx = multiprocessing.get_context("fork")
     ready, out = ctx.Event(), ctx.Queue()
-    child = ctx.Process(target=_child_write, args=(_url(db_path), ready, 60.0, out, None))
+    child = ctx.Process(target=_child_write, args=(db_url, ready, 60.0, out, None))
     child.start()
     assert ready.wait(30), "the child never reached the middle of its write"
     assert child.pid is not None
     os.kill(child.pid, signal.SIGKILL)
     child.join()
-    with sqlite3.connect(db_path) as conn:
-        assert conn.execute("PRAGMA integrity_check").fetchone() == ("ok",)
-        assert conn.execute("SELECT count(*) FROM session_results").fetchone() == (0,)
-    reopened = open_store(_url(db_path))
+    if _is_sqlite(db_url):
+        with sqlite3.connect(make_url(db_url).database or "") as conn:
+            assert conn.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+    assert _count_results(db_url) == 0
+    reopened = open_store(db_url)
     assert reopened.table_scores(T, 1, 2) is None
     # the same write, not killed, is complete: all four rows
     reopened.record_session_totals(T, 1, 2, SCORES)
-    with sqlite3.connect(db_path) as conn:
-        assert conn.execute("SELECT count(*) FROM session_results").fetchone() == (4,)
+    assert _count_results(db_url) == 4
     reopened.close()
 
 
-def test_two_writers_one_wins_cleanly(store: Store, db_path: Path) -> None:
+def test_two_writers_one_wins_cleanly(store: Store, db_url: str) -> None:
     store.close()
     ctx = multiprocessing.get_context("fork")
     out, start = ctx.Queue(), ctx.Barrier(2)
     children = []
     for _ in range(2):
         ready = ctx.Event()
-        child = ctx.Process(target=_child_write, args=(_url(db_path), ready, 0.5, out, start))
+        child = ctx.Process(target=_child_write, args=(db_url, ready, 0.5, out, start))
         children.append(child)
     for child in children:
         child.start()
@@ -382,8 +461,13 @@ def test_two_writers_one_wins_cleanly(store: Store, db_path: Path) -> None:
         child.join(30)
         assert child.exitcode == 0
     assert results[0] == "ok"
-    assert results[1].startswith("refused: ") and "session totals are already entered" in results[1]
-    reopened = open_store(_url(db_path))
+    assert results[1].startswith("refused: ")
+    if _is_sqlite(db_url):  # BEGIN IMMEDIATE queues the writers: the second sees the first's rows
+        assert "session totals are already entered" in results[1]
+    else:  # READ COMMITTED lets both pass the check: the unique constraint refuses the second
+        assert "conflicts with stored data" in results[1] and "uq_session_results" in results[1]
+    assert _count_results(db_url) == 4
+    reopened = open_store(db_url)
     assert reopened.table_scores(T, 1, 2) == SCORES
     reopened.close()
 
