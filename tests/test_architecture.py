@@ -11,6 +11,7 @@ import pytest
 SRC = Path(__file__).resolve().parents[1] / "src" / "guobiao"
 ADAPTERS = {
     "cli",
+    "cliutil",
     "jsonio",
     "bots",
     "terminal",

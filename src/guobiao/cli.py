@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any
 
 import click
 from rich.console import Console
@@ -17,6 +17,8 @@ from rich.table import Table
 from . import __version__
 from .bots import BOT_KINDS
 from .calculator import PROFILES, calculate
+from .cliutil import console as _console
+from .cliutil import fail as _fail
 from .context import WinContext, Wind
 from .hand import Hand, format_hand, parse_hand, parse_tiles
 from .jsonio import evaluate, result_to_json
@@ -36,15 +38,6 @@ HAND grammar (white space ignored):
 Tiles: W1-W9 万 characters, B1-B9 饼 dots, T1-T9 条 bamboo, F1-F4 东南西北,
 J1-J3 中发白, H1-H8 flowers; or compact: 123m 456p 789s 1234567z (东南西北中发白)
 12f (flowers), e.g. "[123m][111z]456p78s +9s"."""
-
-
-def _console(ascii_only: bool = False) -> Console:
-    return Console(highlight=False, emoji=False, safe_box=ascii_only)
-
-
-def _fail(message: str, code: int = 2) -> NoReturn:
-    click.echo(f"error: {message}", err=True)
-    sys.exit(code)
 
 
 def _parse_or_fail(text: str) -> Hand:
@@ -701,3 +694,9 @@ def tiles() -> None:
     for tile in TILES:
         table.add_row(str(tile), tile.compact, tile.chinese, tile.glyph)
     _console().print(table)
+
+
+# `guobiao tournament ...`: its module loads SQLAlchemy only when one of its commands runs.
+from .tournament_cli import tournament  # noqa: E402
+
+main.add_command(tournament)
