@@ -814,13 +814,6 @@ def _set_views(fixed: Sequence[Meld], chosen: tuple[int, ...], ctx: _Ctx) -> lis
     return views
 
 
-def _format_set(s: int) -> str:
-    kind, tile = s >> 6, s & 63
-    if kind == CHOW:
-        return "".join(str(TILES[tile + i]) for i in range(3))
-    return str(TILES[tile]) * (2 if kind == PAIR else 3)
-
-
 def _ref_key(sets: tuple[int, ...]) -> tuple[tuple[int, int, int], ...]:
     key = []
     for s in sets:

@@ -23,12 +23,6 @@ __all__ = [
     "PUNG",
     "THIRTEEN_ORPHANS",
     "decompose",
-    "is_honors_and_knitted",
-    "is_seven_pairs",
-    "is_thirteen_orphans",
-    "knitted_straight_in",
-    "set_kind",
-    "set_tile",
 ]
 
 CHOW, PUNG, KONG, PAIR = 0, 1, 2, 3
@@ -46,14 +40,6 @@ KNITTED_STRAIGHTS: tuple[tuple[int, ...], ...] = tuple(
     )
     for order in ((0, 1, 2), (0, 2, 1), (1, 0, 2), (1, 2, 0), (2, 0, 1), (2, 1, 0))
 )
-
-
-def set_kind(encoded: int) -> int:
-    return encoded >> 6
-
-
-def set_tile(encoded: int) -> int:
-    return encoded & 63
 
 
 @cache
@@ -124,33 +110,3 @@ def decompose(counts: Sequence[int]) -> list[tuple[int, ...]]:
     return [
         tuple(sorted(c + d + b + h)) for c, d, b, h in product(characters, dots, bamboo, honours)
     ]
-
-
-def is_seven_pairs(counts: Sequence[int]) -> bool:
-    """七对: 14 standing tiles in pairs; four of a kind counts as two pairs (as the reference reads it)."""
-    return sum(counts) == 14 and all(c % 2 == 0 for c in counts)
-
-
-def is_thirteen_orphans(counts: Sequence[int]) -> bool:
-    """十三幺: one of each terminal and honour plus one duplicate of them."""
-    return (
-        sum(counts) == 14
-        and all(counts[t] >= 1 for t in THIRTEEN_ORPHANS)
-        and sum(counts[t] for t in THIRTEEN_ORPHANS) == 14
-    )
-
-
-def is_honors_and_knitted(counts: Sequence[int]) -> bool:
-    """全不靠: 14 distinct tiles, the suited ones from one knitted straight, the rest honours."""
-    if sum(counts) != 14 or any(c > 1 for c in counts):
-        return False
-    suited = {t for t in range(27) if counts[t]}
-    return len(suited) >= 7 and any(suited <= set(ks) for ks in KNITTED_STRAIGHTS)
-
-
-def knitted_straight_in(counts: Sequence[int]) -> tuple[int, ...] | None:
-    """The knitted straight (组合龙) the counts contain in full, if any."""
-    for ks in KNITTED_STRAIGHTS:
-        if all(counts[t] for t in ks):
-            return ks
-    return None
