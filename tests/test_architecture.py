@@ -17,6 +17,8 @@ ADAPTERS = {
     "terminal",
     "replay",
     "tournament_cli",
+    "tournament_common",
+    "tournament_entry",
     "tournament.store",
     "tournament.models",
 }

@@ -17,7 +17,6 @@ import sqlite3
 import subprocess
 import sys
 import time
-import uuid
 from collections import defaultdict
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
@@ -49,10 +48,6 @@ SCHEDULE = Schedule(
 )
 
 
-POSTGRES_URL = "GUOBIAO_TEST_POSTGRES_URL"
-POSTGRES_SCRIPT = Path(__file__).resolve().parents[1] / "scripts" / "postgres.sh"
-
-
 def _setup(store: Store) -> None:
     store.create_tournament(T, sessions=2)
     store.add_team(T, "red", leader="A")
@@ -60,59 +55,6 @@ def _setup(store: Store) -> None:
         T, [PlayerRow(i + 1, name, "red" if name in "AE" else None) for i, name in enumerate(NAMES)]
     )
     store.save_schedule(T, SCHEDULE)
-
-
-@pytest.fixture(scope="session")
-def postgres_server() -> Iterator[str]:
-    """The URL of a PostgreSQL database to create test databases from: GUOBIAO_TEST_POSTGRES_URL
-    (set by scripts/test). Missing under CI: the PostgreSQL cases fail (never skip). Missing in a
-    plain local ``pytest``: a throwaway server from scripts/postgres.sh, stopped at the end."""
-    url = os.environ.get(POSTGRES_URL)
-    if url:
-        yield url
-        return
-    if os.environ.get("CI"):
-        pytest.fail(
-            f"{POSTGRES_URL} is not set: run the tests with scripts/test, which starts PostgreSQL "
-            "(scripts/postgres.sh)",
-            pytrace=False,
-        )
-    run = subprocess.run(
-        ["bash", str(POSTGRES_SCRIPT), "start"], capture_output=True, text=True, check=False
-    )
-    if run.returncode != 0:
-        pytest.fail(
-            f"{POSTGRES_URL} is not set and `bash scripts/postgres.sh start` failed "
-            f"(exit {run.returncode}):\n{run.stderr}",
-            pytrace=False,
-        )
-    values = dict(line.split("=", 1) for line in run.stdout.splitlines() if "=" in line)
-    try:
-        yield values[POSTGRES_URL]
-    finally:
-        subprocess.run(
-            ["bash", str(POSTGRES_SCRIPT), "stop", values["GUOBIAO_TEST_POSTGRES_DIR"]],
-            check=False,
-        )
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    """An empty database: a SQLite file, or a fresh PostgreSQL database dropped afterwards."""
-    if request.param == "sqlite":
-        yield f"sqlite:///{tmp_path / 't.db'}"
-        return
-    base: str = request.getfixturevalue("postgres_server")
-    name = f"guobiao_t_{uuid.uuid4().hex[:12]}"
-    admin = create_engine(base, isolation_level="AUTOCOMMIT")
-    try:
-        with admin.connect() as conn:
-            conn.exec_driver_sql(f'CREATE DATABASE "{name}"')
-        yield make_url(base).set(database=name).render_as_string(hide_password=False)
-        with admin.connect() as conn:
-            conn.exec_driver_sql(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-    finally:
-        admin.dispose()
 
 
 @pytest.fixture
@@ -164,7 +106,7 @@ def test_migrations_create_the_schema_of_the_models(db_url: str) -> None:
         tables = set(inspect(conn).get_table_names())
         assert set(Base.metadata.tables) <= tables
         assert "alembic_version" in tables
-        assert conn.exec_driver_sql("SELECT version_num FROM alembic_version").scalar() == "0001"
+        assert conn.exec_driver_sql("SELECT version_num FROM alembic_version").scalar() == "0002"
         context = MigrationContext.configure(conn, opts={"render_as_batch": True})
         assert compare_metadata(context, Base.metadata) == []
     engine.dispose()
@@ -462,10 +404,9 @@ def test_two_writers_one_wins_cleanly(store: Store, db_url: str) -> None:
         assert child.exitcode == 0
     assert results[0] == "ok"
     assert results[1].startswith("refused: ")
-    if _is_sqlite(db_url):  # BEGIN IMMEDIATE queues the writers: the second sees the first's rows
-        assert "session totals are already entered" in results[1]
-    else:  # READ COMMITTED lets both pass the check: the unique constraint refuses the second
-        assert "conflicts with stored data" in results[1] and "uq_session_results" in results[1]
+    # SQLite's BEGIN IMMEDIATE and PostgreSQL's row lock on the table (SELECT ... FOR UPDATE)
+    # both queue the writers: the second sees the first's rows and is refused by name.
+    assert "session totals are already entered" in results[1]
     assert _count_results(db_url) == 4
     reopened = open_store(db_url)
     assert reopened.table_scores(T, 1, 2) == SCORES

@@ -26,6 +26,7 @@ TABLES = (
     "penalties",
     "session_results",
     "audit_entries",
+    "session_absences",
 )
 # Session totals by table, seat order E S W N; ties give fractions (1 1/2, 1/2, 3 1/2 ...).
 SHEETS = (

@@ -1,7 +1,7 @@
 """A full simulated tournament end to end (issue 4 item 7): 64 players in 16 teams of 4 over 8
 sessions, seated by ``schedule`` with team-mates kept apart, every table's session played by the
 game engine with efficiency bots (full 16-hand sessions), the session totals entered in the store
-(SQLite and PostgreSQL, the ``db_url`` fixture of test_store), and the individual and team
+(SQLite and PostgreSQL, the ``db_url`` fixture of conftest.py), and the individual and team
 standings read back through ``store.table_results`` + ``ranking`` checked against an independent
 computation from the raw session scores.
 
@@ -17,17 +17,12 @@ from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
 
-import test_store
 from guobiao.bots import make_bot
 from guobiao.rules import COMPETITION
 from guobiao.table import play_session
 from guobiao.tournament.ranking import Standing, individual_ranking, team_ranking
 from guobiao.tournament.seating import Schedule, best_possible, quality, schedule
 from guobiao.tournament.store import PlayerRow, open_store
-
-# The PostgreSQL / SQLite fixtures of test_store, reused without a conftest.
-db_url = test_store.db_url
-postgres_server = test_store.postgres_server
 
 NAME = "simulated open"
 SEED = 2024

@@ -11,9 +11,7 @@ from __future__ import annotations
 import csv
 import io
 import json
-from collections.abc import Iterator
-from contextlib import contextmanager
-from dataclasses import dataclass
+import math
 from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -30,100 +28,28 @@ if TYPE_CHECKING:
 
 __all__ = ["format_points", "tournament"]
 
-WINDS = ("E", "S", "W", "N")
-DEFAULT_DB = "sqlite:///guobiao.db"
-
-
-def format_points(value: Fraction) -> str:
-    """Exact standard points, readable: ``7``, ``7 1/2``, ``1/3``, ``-1 1/2``."""
-    if value.denominator == 1:
-        return str(value.numerator)
-    sign = "-" if value < 0 else ""
-    whole, rest = divmod(abs(value.numerator), value.denominator)
-    fraction = f"{rest}/{value.denominator}"
-    return f"{sign}{whole} {fraction}" if whole else f"{sign}{fraction}"
-
-
-DB_OPTION = click.option(
-    "--db",
-    "url",
-    envvar="GUOBIAO_DB",
-    default=DEFAULT_DB,
-    show_default=True,
-    help="Database URL (SQLite file or postgresql+psycopg://...); or set GUOBIAO_DB.",
+from .tournament_common import (
+    DB_OPTION,
+    WINDS,
+    TournamentInfo,
+    format_points,
+    output_option,
 )
-
-
-@contextmanager
-def _store(url: str) -> Iterator[Store]:
-    """Open the store; a StoreError inside is a refusal (exit code 1)."""
-    from .tournament.store import StoreError, open_store
-
-    try:
-        store = open_store(url)
-    except Exception as err:  # a bad URL, a missing directory, a database that is not ours
-        _fail(f"cannot open the database {url}: {err}")
-    try:
-        yield store
-    except StoreError as err:
-        _fail(str(err), 1)
-    finally:
-        store.close()
-
-
-@dataclass(frozen=True, slots=True)
-class _Info:
-    sessions: int
-    players: dict[str, tuple[int, str | None, bool]]  # name -> (number, team, substitute)
-
-
-def _info(store: Store, name: str) -> _Info:
-    from sqlalchemy import select
-    from sqlalchemy.orm import Session
-
-    from .tournament.models import Player, Tournament
-    from .tournament.store import StoreError
-
-    with Session(store.engine) as db:
-        found = db.scalar(select(Tournament).where(Tournament.name == name))
-        if found is None:
-            raise StoreError(f"no tournament {name!r}")
-        rows = db.scalars(
-            select(Player).where(Player.tournament_id == found.id).order_by(Player.number)
-        )
-        players = {p.name: (p.number, p.team.name if p.team else None, p.substitute) for p in rows}
-        return _Info(found.sessions_planned, players)
-
-
-def _seating(store: Store, name: str, session: int) -> list[tuple[int, tuple[str, ...]]]:
-    """The tables of a session: (number, the players at E S W N)."""
-    from sqlalchemy import select
-    from sqlalchemy.orm import Session
-
-    from .tournament.models import GameTable, Tournament, TournamentSession
-    from .tournament.store import StoreError
-
-    with Session(store.engine) as db:
-        if db.scalar(select(Tournament.id).where(Tournament.name == name)) is None:
-            raise StoreError(f"no tournament {name!r}")
-        tables = db.scalars(
-            select(GameTable)
-            .join(TournamentSession)
-            .join(Tournament)
-            .where(Tournament.name == name, TournamentSession.number == session)
-            .order_by(GameTable.number)
-        ).all()
-        if not tables:
-            raise StoreError(f"{name!r}: session {session} is not seated (run the draw first)")
-        return [
-            (t.number, tuple(s.player.name for s in sorted(t.seats, key=lambda s: s.seat)))
-            for t in tables
-        ]
+from .tournament_common import (
+    open_cli_store as _store,
+)
+from .tournament_common import (
+    read_info as _info,
+)
+from .tournament_common import (
+    read_seating as _seating,
+)
+from .tournament_entry import ENTRY_COMMANDS
 
 
 @click.group()
 def tournament() -> None:
-    """Run a tournament: players and teams, the seating draw, session totals, standings.
+    """Run a tournament: players and teams, the seating draw, results, standings, sheets.
 
     \b
     Example (a club night of 16 players in 4 teams over 2 sessions):
@@ -131,8 +57,12 @@ def tournament() -> None:
       guobiao tournament players club players.csv     # number,name,team,substitute
       guobiao tournament draw club --seed 7
       guobiao tournament seating club --session 1
+      guobiao tournament hand club --session 1 --table 2 --hand 1 --winner S --from E --fan 12
       guobiao tournament totals club --session 1 --table 1 620 480 510 390
       guobiao tournament standings club --csv standings.csv
+
+    Results are entered hand by hand (`hand`) or as a table's totals (`totals`); both can be
+    corrected (--correct --who NAME) and every correction is kept (`audit`).
     """
 
 
@@ -171,7 +101,9 @@ def _read_csv(path: Path) -> list[tuple[int, PlayerRow]]:
     header = [h.strip().lower() for h in reader.fieldnames or []]
     missing = [c for c in ("number", "name") if c not in header]
     if missing:
-        _fail(f"{path}: line 1: the header needs columns number,name[,team,substitute]")
+        _fail(
+            f"{path}: line 1: the header needs columns number,name[,team,substitute,ema_id,country]"
+        )
     reader.fieldnames = header
     out: list[tuple[int, PlayerRow]] = []
     for raw in reader:
@@ -191,7 +123,9 @@ def _read_csv(path: Path) -> list[tuple[int, PlayerRow]]:
         substitute = sub_text in ("1", "true", "yes", "y", "x", "是")
         if substitute and team is None:
             _fail(f"{path}: line {line}: a substitute belongs to a team")
-        out.append((line, PlayerRow(int(number_text), name, team, substitute)))
+        ema_id = (raw.get("ema_id") or "").strip() or None
+        country = (raw.get("country") or "").strip() or None
+        out.append((line, PlayerRow(int(number_text), name, team, substitute, ema_id, country)))
     if not out:
         _fail(f"{path}: no players")
     return out
@@ -202,9 +136,11 @@ def _read_csv(path: Path) -> list[tuple[int, PlayerRow]]:
 @click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
 @DB_OPTION
 def players(name: str, file: Path, url: str) -> None:
-    """Register players from FILE (CSV: number,name,team,substitute); all rows or none.
+    """Register players from FILE (CSV: number,name,team,substitute,ema_id,country); all rows
+    or none. Only number and name are required.
 
     Teams named in the file are created. A team has at most 4 players and 1 substitute.
+    ema_id and country (EMA / MERS player number and country) go into the --ema export.
     """
     rows = _read_csv(file)
     with _store(url) as store:
@@ -362,26 +298,103 @@ def seating(name: str, session: int, url: str) -> None:
 @click.option("--session", type=int, required=True, help="Session number, from 1.")
 @click.option("--table", "table_number", type=int, required=True, help="Table number, from 1.")
 @click.argument("scores", nargs=4, type=int, metavar="E S W N")
+@click.option("--correct", is_flag=True, help="Replace totals already entered (needs --who).")
+@click.option("--who", default=None, help="Who makes the correction (kept in the audit trail).")
+@click.option("--note", default=None, help="Why (kept in the audit trail).")
 @DB_OPTION
 def totals(
-    name: str, session: int, table_number: int, scores: tuple[int, int, int, int], url: str
+    name: str,
+    session: int,
+    table_number: int,
+    scores: tuple[int, int, int, int],
+    correct: bool,
+    who: str | None,
+    note: str | None,
+    url: str,
 ) -> None:
     """Enter a table's session totals (局分) from the score sheet, in seat order E S W N.
 
-    They must sum to 4 × the starting points (2000). A table entered twice is refused.
+    They must sum to 4 × the starting points (2000), less any lateness deduction entered with
+    `late`. A table entered twice is refused; --correct --who NAME replaces the totals and
+    keeps the old ones in the audit trail.
     """
+    if correct and not (who and who.strip()):
+        _fail("--correct needs --who (the name kept in the audit trail)")
+    if not correct and (who or note):
+        _fail("--who and --note go with --correct")
     with _store(url) as store:
         tables = dict(_seating(store, name, session))
         if table_number not in tables:
             _fail(f"{name!r}: session {session} has tables 1-{len(tables)}, not {table_number}")
         seats = tables[table_number]
-        store.record_session_totals(
-            name, session, table_number, dict(zip(seats, scores, strict=True))
-        )
+        entered = dict(zip(seats, scores, strict=True))
+        if correct:
+            assert who is not None
+            store.correct_session_totals(name, session, table_number, entered, who=who, note=note)
+        else:
+            store.record_session_totals(name, session, table_number, entered)
     click.echo(
-        f"Session {session} table {table_number}: "
+        ("Corrected " if correct else "")
+        + f"Session {session} table {table_number}: "
         + ", ".join(f"{w} {p} {s}" for w, p, s in zip(WINDS, seats, scores, strict=True))
     )
+
+
+EMA_FIELDS = (
+    "place",
+    "name",
+    "number",
+    "ema_id",
+    "country",
+    "team",
+    "table_points",
+    "table_points_decimal",
+    "mahjong_points",
+    "sessions_played",
+    "base_rank",
+)
+
+
+def ema_rows(ranking: list[Standing], info: TournamentInfo) -> list[dict[str, Any]]:
+    """The rows of an EMA (MERS) results report: place (ties share it), the player's EMA number
+    and country, table points (标准分; exact, and to 2 decimals), mahjong points (比赛分) and the
+    MERS base rank 1000 × (N − place) / (N − 1), rounded half up (N: players ranked)."""
+    count = len(ranking)
+    rows = []
+    for s in ranking:
+        number, team, _ = info.players[s.name]
+        ema_id, country = info.ema[s.name]
+        base = Fraction(1000 * (count - s.rank), count - 1) if count > 1 else Fraction(1000)
+        rows.append(
+            {
+                "place": s.rank,
+                "name": s.name,
+                "number": number,
+                "ema_id": ema_id or "",
+                "country": country or "",
+                "team": team or "",
+                "table_points": str(s.standard_points),
+                "table_points_decimal": f"{_half_up(s.standard_points * 100) / 100:.2f}",
+                "mahjong_points": s.match_points,
+                "sessions_played": len(s.session_points),
+                "base_rank": _half_up(base),
+            }
+        )
+    return rows
+
+
+def _half_up(value: Fraction) -> int:
+    return math.floor(value + Fraction(1, 2))
+
+
+def _write_ema(path: Path, ranking: list[Standing], info: TournamentInfo) -> None:
+    try:
+        with path.open("w", newline="", encoding="utf-8") as handle:
+            writer = csv.DictWriter(handle, EMA_FIELDS)
+            writer.writeheader()
+            writer.writerows(ema_rows(ranking, info))
+    except OSError as err:
+        _fail(f"cannot write {path}: {err.strerror}")
 
 
 def _standing_json(s: Standing, team: str | None, teams: bool) -> dict[str, Any]:
@@ -402,23 +415,17 @@ def _standing_json(s: Standing, team: str | None, teams: bool) -> dict[str, Any]
 @tournament.command()
 @click.argument("name")
 @click.option("--teams", "by_team", is_flag=True, help="The team ranking instead.")
-@click.option(
-    "--csv",
-    "csv_path",
-    type=click.Path(dir_okay=False, path_type=Path),
-    default=None,
-    help="Also write the ranking as CSV.",
-)
-@click.option(
-    "--json",
-    "json_path",
-    type=click.Path(dir_okay=False, path_type=Path),
-    default=None,
-    help="Also write the ranking as JSON.",
-)
+@output_option("--csv", "csv_path", "the ranking as CSV")
+@output_option("--json", "json_path", "the ranking as JSON")
+@output_option("--ema", "ema_path", "the EMA (MERS) results report as CSV (individual ranking)")
 @DB_OPTION
 def standings(
-    name: str, by_team: bool, csv_path: Path | None, json_path: Path | None, url: str
+    name: str,
+    by_team: bool,
+    csv_path: Path | None,
+    json_path: Path | None,
+    ema_path: Path | None,
+    url: str,
 ) -> None:
     """The individual (or --teams) ranking by 第十一条: standard points, then match points,
     best session, high sessions; ``3=`` marks a shared rank. Exports keep exact fractions
@@ -427,6 +434,8 @@ def standings(
 
     if csv_path is not None and json_path is not None:
         _fail("give --csv or --json, not both")
+    if ema_path is not None and by_team:
+        _fail("--ema reports the individual ranking: leave out --teams")
     with _store(url) as store:
         info = _info(store, name)
         results = store.table_results(name)
@@ -461,6 +470,8 @@ def standings(
                         )
         except OSError as err:
             _fail(f"cannot write {target}: {err.strerror}")
+    if ema_path is not None:
+        _write_ema(ema_path, ranking, info)
     table = Table(
         title=f"{name}: {'team' if by_team else 'individual'} standings",
         show_header=True,
@@ -486,3 +497,7 @@ def standings(
     console.print(table)
     if not results:
         console.print("No results entered yet.")
+
+
+for _command in ENTRY_COMMANDS:  # hand, late, substitute, audit, penalties, history
+    tournament.add_command(_command)

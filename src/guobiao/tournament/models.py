@@ -33,6 +33,7 @@ __all__ = [
     "PenaltyRecord",
     "Player",
     "SeatAssignment",
+    "SessionAbsence",
     "SessionResult",
     "Team",
     "Tournament",
@@ -104,6 +105,8 @@ class Player(Base):
     name: Mapped[str] = mapped_column(String(200))
     team_id: Mapped[int | None] = mapped_column(ForeignKey("teams.id", ondelete="SET NULL"))
     substitute: Mapped[bool] = mapped_column(Boolean, default=False)
+    ema_id: Mapped[str | None] = mapped_column(String(20))  # EMA (MERS) player number
+    country: Mapped[str | None] = mapped_column(String(60))
 
     tournament: Mapped[Tournament] = relationship(back_populates="players")
     team: Mapped[Team | None] = relationship(back_populates="players")
@@ -140,7 +143,8 @@ class GameTable(Base):
 
 
 class SeatAssignment(Base):
-    """Who sits where at the session's first hand: seat 0-3 = E S W N."""
+    """Who sits where at the session's first hand: seat 0-3 = E S W N. ``replaces``: the player
+    drawn to this seat whom this one replaces for the whole session (第十二条三(二) 陪打)."""
 
     __tablename__ = "seat_assignments"
     __table_args__ = (
@@ -153,8 +157,31 @@ class SeatAssignment(Base):
     table_id: Mapped[int] = mapped_column(ForeignKey("tables.id", ondelete="CASCADE"))
     seat: Mapped[int] = mapped_column(Integer)
     player_id: Mapped[int] = mapped_column(ForeignKey("players.id", ondelete="RESTRICT"))
+    replaces_id: Mapped[int | None] = mapped_column(ForeignKey("players.id", ondelete="RESTRICT"))
 
     table: Mapped[GameTable] = relationship(back_populates="seats")
+    player: Mapped[Player] = relationship(foreign_keys=[player_id])
+    replaces: Mapped[Player | None] = relationship(foreign_keys=[replaces_id])
+
+
+class SessionAbsence(Base):
+    """A registered player who does not play a session: ``kind`` "bye" (轮空, 第十二条一),
+    "absent" (replaced by a substitute, 第十二条三(二)) or "forfeit" (more than 15 minutes late:
+    自动弃权, 局分 0, 第十三条二(一))."""
+
+    __tablename__ = "session_absences"
+    __table_args__ = (
+        UniqueConstraint("session_id", "player_id"),
+        CheckConstraint("kind IN ('bye', 'absent', 'forfeit')", name="kind"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    session_id: Mapped[int] = mapped_column(ForeignKey("sessions.id", ondelete="CASCADE"))
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id", ondelete="RESTRICT"))
+    kind: Mapped[str] = mapped_column(String(20))
+    note: Mapped[str | None] = mapped_column(Text)
+
+    session: Mapped[TournamentSession] = relationship()
     player: Mapped[Player] = relationship()
 
 

@@ -37,6 +37,7 @@ from .models import (
     PenaltyRecord,
     Player,
     SeatAssignment,
+    SessionAbsence,
     SessionResult,
     Team,
     Tournament,
@@ -48,6 +49,7 @@ from .seating import Table as SeatingTable
 
 __all__ = [
     "MIGRATIONS",
+    "PenaltyLine",
     "PlayerRow",
     "Store",
     "StoreError",
@@ -59,6 +61,7 @@ MIGRATIONS = Path(__file__).with_name("migrations")
 """The Alembic script directory, inside the installed package."""
 
 WINDS = ("E", "S", "W", "N")
+WARNING = "WARNING"  # the kind of a warning's PenaltyRecord (第十三条一)
 MINIMUM_FAN = 8  # 第十条一(一)2 起和分
 TEAM_PLAYERS = 4  # 第十二条: a team of 4 players and at most one substitute
 TEAM_SUBSTITUTES = 1
@@ -79,6 +82,23 @@ class PlayerRow:
     name: str
     team: str | None = None
     substitute: bool = False
+    ema_id: str | None = None
+    country: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class PenaltyLine:
+    """One entry of the penalty list: a hand's penalty or warning (``hand`` 0-15, ``seat`` the
+    seat wind in that hand) or a session-level deduction or forfeit (``hand`` None)."""
+
+    session: int
+    table: int
+    hand: int | None
+    player: str
+    kind: str
+    amount: int
+    payee: str | None
+    note: str | None
 
 
 def alembic_config(url: str | None = None) -> Config:
@@ -133,6 +153,17 @@ def _seat(value: Seat | None, what: str) -> int | None:
     if isinstance(value, bool) or value not in range(4):
         raise StoreError(f"{what} {value!r} is not a seat 0-3")
     return value
+
+
+def _warned(where: str, warnings: Sequence[Seat]) -> tuple[int, ...]:
+    out = []
+    for value in warnings:
+        seat = _seat(value, f"{where}: warning")
+        assert seat is not None
+        if seat in out:
+            raise StoreError(f"{where}: seat {WINDS[seat]} is warned twice")
+        out.append(seat)
+    return tuple(out)
 
 
 def _truthy(value: object) -> bool:
@@ -192,8 +223,13 @@ class Store:
         return {p.name: p for p in rows}
 
     @staticmethod
-    def _table(db: OrmSession, tournament: Tournament, session: int, table: int) -> GameTable:
-        found = db.scalar(
+    def _table(
+        db: OrmSession, tournament: Tournament, session: int, table: int, *, lock: bool = False
+    ) -> GameTable:
+        """The table; ``lock``: hold its row until the transaction ends (SELECT ... FOR UPDATE
+        on PostgreSQL; SQLite's BEGIN IMMEDIATE already serialises writers), so that a second
+        entry of the same table waits, then sees the first and is refused by name."""
+        query = (
             select(GameTable)
             .join(TournamentSession)
             .where(
@@ -202,6 +238,9 @@ class Store:
                 GameTable.number == table,
             )
         )
+        if lock:
+            query = query.with_for_update(of=GameTable)
+        found = db.scalar(query)
         if found is None:
             raise StoreError(f"{tournament.name!r}: session {session} has no table {table}")
         if len(found.seats) != 4:
@@ -291,6 +330,8 @@ class Store:
                     name=row.name,
                     team=team,
                     substitute=row.substitute,
+                    ema_id=row.ema_id or None,
+                    country=row.country or None,
                 )
                 db.add(player)
                 known[row.name] = player
@@ -314,7 +355,15 @@ class Store:
         except (KeyError, ValueError) as error:
             raise StoreError(f"player row {line}: needs a number and a name ({error})") from error
         team = raw.get("team")
-        return PlayerRow(number, name, str(team) if team else None, _truthy(raw.get("substitute")))
+        ema_id, country = raw.get("ema_id"), raw.get("country")
+        return PlayerRow(
+            number,
+            name,
+            str(team) if team else None,
+            _truthy(raw.get("substitute")),
+            str(ema_id) if ema_id else None,
+            str(country) if country else None,
+        )
 
     def save_schedule(self, tournament: str, schedule: Schedule) -> None:
         """Store the seating of every session of ``schedule`` (players by name). A session that
@@ -349,6 +398,94 @@ class Store:
                                 f"{name!r} is not a registered player"
                             )
                         db.add(SeatAssignment(table=row, seat=seat, player=players[name]))
+                for name in seating.byes:  # 第十二条一 轮空
+                    if name not in players:
+                        raise StoreError(
+                            f"{tournament!r}: session {seating.number}: the bye {name!r} is not "
+                            "a registered player"
+                        )
+                    db.add(SessionAbsence(session=session, player=players[name], kind="bye"))
+
+    # -- attendance ---------------------------------------------------------------------------
+
+    def substitute(
+        self,
+        tournament: str,
+        session: int,
+        player: str,
+        by: str,
+        *,
+        who: str,
+        forfeit: bool = False,
+        note: str | None = None,
+    ) -> int:
+        """``by`` takes the seat of ``player`` for the whole of ``session`` (第十二条三(二) 陪打):
+        their score counts for the table, they get no standard points and no place. ``player``
+        is recorded absent, or with ``forfeit`` as having forfeited (more than 15 minutes late,
+        第十三条二(一): 局分 0, ranked in the group with it). ``by`` is any registered player not
+        seated in that session (a team's substitute, a bye, a referee's stand-in). Refused once
+        the table has results. Returns the table number. Leaves an ``AuditEntry``."""
+        if not who.strip():
+            raise StoreError("a substitution needs the name of who makes it")
+        if player == by:
+            raise StoreError(f"{player!r} cannot replace themself")
+        with self._write(f"{tournament!r}: substitute") as db:
+            t = self._tournament(db, tournament)
+            players = self._players(db, t)
+            for name in (player, by):
+                if name not in players:
+                    raise StoreError(f"{tournament!r}: no player {name!r}")
+            row_session = db.scalar(
+                select(TournamentSession).where(
+                    TournamentSession.tournament_id == t.id, TournamentSession.number == session
+                )
+            )
+            if row_session is None or not row_session.tables:
+                raise StoreError(f"{tournament!r}: session {session} is not seated")
+            seats = {s.player.name: s for table in row_session.tables for s in table.seats}
+            if player not in seats:
+                raise StoreError(f"{tournament!r}: {player!r} is not seated in session {session}")
+            if by in seats:
+                raise StoreError(
+                    f"{tournament!r}: {by!r} already plays in session {session} "
+                    f"(table {seats[by].table.number})"
+                )
+            seat = seats[player]
+            where = self._where(t, session, seat.table.number)
+            row_table = self._table(db, t, session, seat.table.number, lock=True)
+            for model in (SessionResult, HandRecord):
+                if db.scalar(select(model.id).where(model.table_id == row_table.id)):
+                    raise StoreError(
+                        f"{where}: results are already entered; too late to substitute"
+                    )
+            absence = db.scalar(
+                select(SessionAbsence).where(
+                    SessionAbsence.session_id == row_session.id,
+                    SessionAbsence.player_id == players[by].id,
+                )
+            )
+            if absence is not None and absence.kind != "bye":
+                raise StoreError(f"{tournament!r}: {by!r} is {absence.kind} in session {session}")
+            if absence is not None:
+                db.delete(absence)
+            seat.player = players[by]
+            seat.replaces = players[player]
+            kind = "forfeit" if forfeit else "absent"
+            db.add(
+                SessionAbsence(session=row_session, player=players[player], kind=kind, note=note)
+            )
+            db.flush()
+            _audit(
+                db,
+                t,
+                who,
+                "seat_assignment",
+                seat.id,
+                {"session": session, "table": seat.table.number, "player": player},
+                {"player": by, "replaces": player, "kind": kind},
+                note,
+            )
+            return seat.table.number
 
     # -- score entry --------------------------------------------------------------------------
 
@@ -393,6 +530,7 @@ class Store:
         deltas: tuple[int, int, int, int],
         fans: Sequence[str] | None,
         tiles: str | None,
+        warnings: Sequence[int] = (),
     ) -> None:
         row.winner_seat = outcome.winner
         row.discarder_seat = outcome.discarder
@@ -414,6 +552,12 @@ class Store:
                     amount=p.amount,
                 )
             )
+        for seat in warnings:  # 第十三条一 警告: on the sheet, no points
+            row.penalties.append(
+                PenaltyRecord(
+                    table_id=table.id, player_id=seated[seat].id, seat=seat, kind=WARNING, amount=0
+                )
+            )
 
     def record_hand(
         self,
@@ -429,14 +573,16 @@ class Store:
         penalties: Sequence[Penalty] = (),
         fans: Sequence[str] | None = None,
         tiles: str | None = None,
+        warnings: Sequence[Seat] = (),
     ) -> tuple[int, int, int, int]:
         """Record hand ``hand`` (0-15) of a table; returns the score changes by seat wind (E S W
         N of that hand), computed by ``guobiao.settlement.settle``. ``winner=None``: 荒牌;
-        ``discarder=None`` with a winner: self-drawn."""
+        ``discarder=None`` with a winner: self-drawn. ``warnings``: seats warned (第十三条一),
+        marked on the score sheet without points."""
         with self._write(f"{tournament!r}: record hand") as db:
             t = self._tournament(db, tournament)
             where = f"{self._where(t, session, table)} hand {hand}"
-            row_table = self._table(db, t, session, table)
+            row_table = self._table(db, t, session, table, lock=True)
             if hand not in range(16):
                 raise StoreError(f"{where}: a session has hands 0-15")
             if db.scalar(select(SessionResult.id).where(SessionResult.table_id == row_table.id)):
@@ -447,13 +593,14 @@ class Store:
                 )
             )
             if exists is not None:
-                raise StoreError(f"{where} is already recorded (use correct_hand)")
+                raise StoreError(f"{where} is already recorded (correct it instead)")
             outcome, deltas = self._outcome(
                 where, winner, discarder, fan_points, flowers, penalties
             )
+            warned = _warned(where, warnings)
             row = HandRecord(table=row_table, number=hand)
             db.add(row)
-            self._fill_hand(row, row_table, outcome, deltas, fans, tiles)
+            self._fill_hand(row, row_table, outcome, deltas, fans, tiles, warned)
             return deltas
 
     def correct_hand(
@@ -471,6 +618,7 @@ class Store:
         penalties: Sequence[Penalty] = (),
         fans: Sequence[str] | None = None,
         tiles: str | None = None,
+        warnings: Sequence[Seat] = (),
         note: str | None = None,
     ) -> tuple[int, int, int, int]:
         """Replace a recorded hand, leaving an ``AuditEntry`` (who, when, old → new)."""
@@ -479,7 +627,7 @@ class Store:
         with self._write(f"{tournament!r}: correct hand") as db:
             t = self._tournament(db, tournament)
             where = f"{self._where(t, session, table)} hand {hand}"
-            row_table = self._table(db, t, session, table)
+            row_table = self._table(db, t, session, table, lock=True)
             row = db.scalar(
                 select(HandRecord).where(
                     HandRecord.table_id == row_table.id, HandRecord.number == hand
@@ -490,20 +638,11 @@ class Store:
             outcome, deltas = self._outcome(
                 where, winner, discarder, fan_points, flowers, penalties
             )
+            warned = _warned(where, warnings)
             old = _hand_json(row)
-            self._fill_hand(row, row_table, outcome, deltas, fans, tiles)
+            self._fill_hand(row, row_table, outcome, deltas, fans, tiles, warned)
             db.flush()
-            db.add(
-                AuditEntry(
-                    tournament_id=t.id,
-                    who=who,
-                    entity="hand_record",
-                    entity_id=row.id,
-                    old=old,
-                    new=_hand_json(row),
-                    note=note,
-                )
-            )
+            _audit(db, t, who, "hand_record", row.id, old, _hand_json(row), note)
             return deltas
 
     def deduct(
@@ -517,13 +656,14 @@ class Store:
         kind: str = "late",
         note: str | None = None,
     ) -> None:
-        """A session-level deduction from ``player`` at a table entered hand by hand (lateness,
-        第十三条二(一)): it leaves the table."""
+        """A session-level deduction from ``player`` (lateness, 第十三条二(一)): it leaves the
+        table. Before the session totals are entered (they must then sum to 4 × 500 less it) or
+        with hands entered one by one."""
         if points <= 0:
             raise StoreError(f"a deduction of {points} from {player!r} is not positive")
         with self._write(f"{tournament!r}: deduct") as db:
             t = self._tournament(db, tournament)
-            row_table = self._table(db, t, session, table)
+            row_table = self._table(db, t, session, table, lock=True)
             seated = {s.player.name: s.player for s in row_table.seats}
             if player not in seated:
                 raise StoreError(f"{self._where(t, session, table)}: {player!r} is not seated")
@@ -546,6 +686,7 @@ class Store:
         seated: Mapping[str, Player],
         scores: Mapping[str, int],
         deductions: Mapping[str, int] | None,
+        earlier: int = 0,
     ) -> dict[str, int]:
         unknown = sorted(set(scores) - set(seated))
         missing = sorted(set(seated) - set(scores))
@@ -559,12 +700,13 @@ class Store:
                 raise StoreError(f"{where}: a deduction for {name!r}, who is not seated here")
             if points <= 0:
                 raise StoreError(f"{where}: a deduction of {points} from {name!r}")
-        expected = 4 * t.starting_points - sum(taken.values())
+        out = sum(taken.values()) + earlier
+        expected = 4 * t.starting_points - out
         total = sum(scores.values())
         if total != expected:
             raise StoreError(
                 f"{where}: the scores sum to {total}, not {expected} "
-                f"(4 × {t.starting_points} less {sum(taken.values())} deducted)"
+                f"(4 × {t.starting_points} less {out} deducted)"
             )
         return taken
 
@@ -585,11 +727,18 @@ class Store:
         with self._write(f"{tournament!r}: record session totals") as db:
             t = self._tournament(db, tournament)
             where = self._where(t, session, table)
-            row_table = self._table(db, t, session, table)
+            row_table = self._table(db, t, session, table, lock=True)
             seated = {s.player.name: s.player for s in row_table.seats}
-            taken = self._check_totals(where, t, seated, scores, deductions)
             if db.scalar(select(SessionResult.id).where(SessionResult.table_id == row_table.id)):
                 raise StoreError(f"{where}: the session totals are already entered")
+            earlier = sum(
+                db.scalars(
+                    select(PenaltyRecord.amount).where(
+                        PenaltyRecord.table_id == row_table.id, PenaltyRecord.hand_id.is_(None)
+                    )
+                )
+            )
+            taken = self._check_totals(where, t, seated, scores, deductions, earlier)
             if db.scalar(select(HandRecord.id).where(HandRecord.table_id == row_table.id)):
                 raise StoreError(f"{where}: hands are already recorded for this table")
             for name, points in taken.items():
@@ -622,7 +771,7 @@ class Store:
         with self._write(f"{tournament!r}: correct session totals") as db:
             t = self._tournament(db, tournament)
             where = self._where(t, session, table)
-            row_table = self._table(db, t, session, table)
+            row_table = self._table(db, t, session, table, lock=True)
             seated = {s.player.name: s.player for s in row_table.seats}
             taken = self._check_totals(where, t, seated, scores, deductions)
             results = db.scalars(
@@ -653,16 +802,15 @@ class Store:
                         note=note,
                     )
                 )
-            db.add(
-                AuditEntry(
-                    tournament_id=t.id,
-                    who=who,
-                    entity="table",
-                    entity_id=row_table.id,
-                    old=old,
-                    new={"scores": dict(scores), "deductions": taken},
-                    note=note,
-                )
+            _audit(
+                db,
+                t,
+                who,
+                "table",
+                row_table.id,
+                old,
+                {"scores": dict(scores), "deductions": taken},
+                note,
             )
 
     # -- reading ------------------------------------------------------------------------------
@@ -731,6 +879,12 @@ class Store:
                 .order_by(TournamentSession.number)
             )
             for session in sessions:
+                absences = {
+                    a.player.name: a
+                    for a in db.scalars(
+                        select(SessionAbsence).where(SessionAbsence.session_id == session.id)
+                    )
+                }
                 for table in sorted(session.tables, key=lambda x: x.number):
                     scores = self._scores(db, t, table)
                     if scores is None:
@@ -738,17 +892,134 @@ class Store:
                     group = None
                     if t.group_size is not None and t.group_size > 4:
                         group = str((table.number - 1) // (t.group_size // 4) + 1)
-                    entries = tuple(
+                    out_of_play = self._disqualified(db, table)
+                    entries = [
                         Entry(
                             s.player.name,
                             scores[s.player.name],
                             seat=s.seat,
-                            substitute=s.player.substitute,
+                            substitute=s.player.substitute or s.replaces is not None,
+                            disqualified=s.player.name in out_of_play
+                            and not (s.player.substitute or s.replaces is not None),
                         )
                         for s in table.seats
-                    )
-                    out.append(TableResult(session.number, table.number, entries, group))
+                    ]
+                    for s in table.seats:  # 第十三条二(一) 自动弃权: 局分 0, in the group
+                        gone = absences.get(s.replaces.name) if s.replaces else None
+                        if gone is not None and gone.kind == "forfeit":
+                            entries.append(Entry(gone.player.name, 0))
+                    out.append(TableResult(session.number, table.number, tuple(entries), group))
+                away = tuple(
+                    Entry(name, absent=True)
+                    for name, a in sorted(absences.items())
+                    if a.kind != "forfeit"
+                )
+                if away:  # byes and the replaced: in their histories only (table 0)
+                    out.append(TableResult(session.number, 0, away))
             return out
+
+    @staticmethod
+    def _disqualified(db: OrmSession, table: GameTable) -> set[str]:
+        """Players disqualified at this table (有意诈和, 第十四条六(四))."""
+        rows = db.scalars(
+            select(PenaltyRecord).where(
+                PenaltyRecord.table_id == table.id,
+                PenaltyRecord.kind == "INTENTIONAL_FAKE_WIN",
+            )
+        )
+        return {r.player.name for r in rows}
+
+    def absences(self, tournament: str) -> list[tuple[int, str, str, str | None]]:
+        """Byes, absences and forfeits: (session, player, kind, note), by session and player."""
+        with self._read() as db:
+            t = self._tournament(db, tournament)
+            rows = db.scalars(
+                select(SessionAbsence)
+                .join(TournamentSession)
+                .where(TournamentSession.tournament_id == t.id)
+            ).all()
+            return sorted((a.session.number, a.player.name, a.kind, a.note) for a in rows)
+
+    def penalty_list(self, tournament: str) -> list[PenaltyLine]:
+        """Every penalty, warning, deduction and forfeit, by session, table and hand."""
+        with self._read() as db:
+            t = self._tournament(db, tournament)
+            out: list[PenaltyLine] = []
+            rows = db.execute(
+                select(PenaltyRecord, GameTable, TournamentSession)
+                .join(GameTable, PenaltyRecord.table_id == GameTable.id)
+                .join(TournamentSession)
+                .where(TournamentSession.tournament_id == t.id)
+            ).all()
+            for penalty, table, session in rows:
+                hand = penalty.hand.number if penalty.hand is not None else None
+                payee = None
+                if penalty.payee_seat is not None and hand is not None:
+                    payee = self._hand_seats(table, hand)[penalty.payee_seat].name
+                out.append(
+                    PenaltyLine(
+                        session.number,
+                        table.number,
+                        hand,
+                        penalty.player.name,
+                        penalty.kind,
+                        penalty.amount,
+                        payee,
+                        penalty.note,
+                    )
+                )
+            for absence in db.scalars(
+                select(SessionAbsence)
+                .join(TournamentSession)
+                .where(TournamentSession.tournament_id == t.id, SessionAbsence.kind == "forfeit")
+            ):
+                seat = db.scalar(
+                    select(SeatAssignment)
+                    .join(GameTable)
+                    .where(
+                        GameTable.session_id == absence.session_id,
+                        SeatAssignment.replaces_id == absence.player_id,
+                    )
+                )
+                table_number = seat.table.number if seat is not None else 0
+                out.append(
+                    PenaltyLine(
+                        absence.session.number,
+                        table_number,
+                        None,
+                        absence.player.name,
+                        "forfeit",
+                        0,
+                        None,
+                        absence.note,
+                    )
+                )
+            out.sort(key=lambda x: (x.session, x.table, -1 if x.hand is None else x.hand, x.player))
+            return out
+
+
+def _audit(
+    db: OrmSession,
+    t: Tournament,
+    who: str,
+    entity: str,
+    entity_id: int,
+    old: dict[str, Any],
+    new: dict[str, Any],
+    note: str | None,
+) -> None:
+    """Keep a correction in the audit trail: who, when (now, UTC), the old and new values."""
+    db.add(
+        AuditEntry(
+            tournament_id=t.id,
+            who=who,
+            entity=entity,
+            entity_id=entity_id,
+            old=old,
+            new=new,
+            note=note,
+        )
+    )
 
 
 def _hand_json(row: HandRecord) -> dict[str, Any]:
