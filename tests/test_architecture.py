@@ -19,8 +19,10 @@ ADAPTERS = {
     "tournament_cli",
     "tournament_common",
     "tournament_entry",
+    "tournament_papers",
     "tournament.store",
     "tournament.models",
+    "tournament.reports",
 }
 CORE = sorted(
     p

@@ -12,7 +12,7 @@ import pytest
 from click.testing import CliRunner, Result
 
 from guobiao.cli import main
-from guobiao.tournament_cli import format_points
+from guobiao.tournament.ranking import format_points
 
 T = "club"
 TABLES = (

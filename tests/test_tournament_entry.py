@@ -209,3 +209,25 @@ def test_totals_correction_and_the_ema_report(cli: Cli, tmp_path: Path) -> None:
             assert (by_name[name]["ema_id"], by_name[name]["country"]) == (ema_id, country)
     refused = cli("standings", T, "--teams", "--ema", str(path))
     assert refused.exit_code == 2 and "--ema reports the individual ranking" in refused.output
+
+
+def test_a_fan_list_is_summed_from_the_table(cli: Cli) -> None:
+    """碰碰和 (6) and two 箭刻 (2 each): 10 points on a discard, 1 flower."""
+    seats = _seats_in_hand(cli.seats(1)[2], 0)
+    out = cli.ok("hand", T, "--session", "1", "--table", "2", "--hand", "1", "--winner", "W",
+                 "--from", "N", "--fans", "碰碰和, Dragon Pung x2", "--flowers", "1")  # fmt: skip
+    assert f"W {seats[2]} +35" in out and f"N {seats[3]} -19" in out and f"E {seats[0]} -8" in out
+    with sqlite3.connect(cli.db) as con:
+        (fans,) = con.execute("SELECT fans FROM hand_records").fetchone()
+    assert json.loads(fans) == ["碰碰和", "箭刻", "箭刻"]
+    before = cli.snapshot()
+    for args, message in [
+        (["--fans", "碰碰和,Nope"], "no fan named 'Nope'"),
+        (["--fans", "碰碰和,箭刻×2", "--fan", "9"], "--fan 9 but the --fans add up to 10"),
+        (["--fans", "碰碰和,花牌×2"], "give --flowers N"),
+        (["--fans", "箭刻"], "2 fan points is below the 8-point minimum"),
+    ]:
+        result = cli("hand", T, "--session", "1", "--table", "2", "--hand", "2",
+                     "--winner", "E", "--self-drawn", *args)  # fmt: skip
+        assert result.exit_code in (1, 2) and message in result.output, result.output
+    assert cli.snapshot() == before

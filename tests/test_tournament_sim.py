@@ -1,7 +1,9 @@
 """A full simulated tournament end to end (issue 4 item 7): 64 players in 16 teams of 4 over 8
 sessions, seated by ``schedule`` with team-mates kept apart, every table's session played by the
-game engine with efficiency bots (full 16-hand sessions), the session totals entered in the store
-(SQLite and PostgreSQL, the ``db_url`` fixture of conftest.py), and the individual and team
+game engine with efficiency bots (full 16-hand sessions), entered in the store (SQLite and
+PostgreSQL, the ``db_url`` fixture of conftest.py) hand by hand for the even tables (each hand's
+settlement must equal the engine's, and the table's totals the engine's session scores) and as
+session totals for the odd ones, and the individual and team
 standings read back through ``store.table_results`` + ``ranking`` checked against an independent
 computation from the raw session scores.
 
@@ -18,6 +20,7 @@ from collections.abc import Mapping, Sequence
 from fractions import Fraction
 
 from guobiao.bots import make_bot
+from guobiao.game import HandResult
 from guobiao.rules import COMPETITION
 from guobiao.table import play_session
 from guobiao.tournament.ranking import Standing, individual_ranking, team_ranking
@@ -41,21 +44,23 @@ def _seating() -> Schedule:
 
 
 @functools.cache
-def _played() -> tuple[tuple[tuple[int, int], tuple[tuple[str, int], ...]], ...]:
-    """Every table's session played by the engine: ((session, table), ((player, 局分), ...))."""
-    out = []
+def _played() -> dict[tuple[int, int], tuple[dict[str, int], tuple[HandResult, ...]]]:
+    """Every table's session played by the engine: (session, table) -> (局分 by player, the
+    result of each hand)."""
+    out = {}
     for seating in _seating().sessions:
         for table in seating.tables:
             seed = SEED * 10_000 + seating.number * 100 + table.number
             agents = [make_bot("efficiency", seed * 4 + i, COMPETITION) for i in range(4)]
             play = play_session(agents, COMPETITION, seed, players=table.seats)
-            scores = play.session.scores
-            out.append(((seating.number, table.number), tuple((p, scores[p]) for p in table.seats)))
-    return tuple(out)
+            results = tuple(g.result for g in play.games if g.result is not None)
+            assert len(results) == len(play.games)
+            out[(seating.number, table.number)] = (dict(play.session.scores), results)
+    return out
 
 
 def _raw_scores() -> Scores:
-    return {where: dict(entries) for where, entries in _played()}
+    return {where: scores for where, (scores, _) in _played().items()}
 
 
 # --- the independent computation ------------------------------------------------------------
@@ -170,8 +175,29 @@ def test_simulated_tournament_end_to_end(db_url: str) -> None:
             ],
         )
         store.save_schedule(NAME, _seating())
-        for (session, table), scores in raw.items():
-            store.record_session_totals(NAME, session, table, scores)
+        by_hand = 0
+        for (session, table), (scores, hands) in _played().items():
+            if table % 2:
+                store.record_session_totals(NAME, session, table, scores)
+                continue
+            for number, hand in enumerate(hands):
+                o = hand.outcome
+                deltas = store.record_hand(
+                    NAME,
+                    session,
+                    table,
+                    number,
+                    winner=o.winner,
+                    discarder=o.discarder,
+                    fan_points=o.fan_points,
+                    flowers=o.flowers,
+                    penalties=o.penalties,
+                    fans=[f.fan.zh for f in hand.fans.fans] if hand.fans is not None else None,
+                )
+                assert deltas == hand.deltas  # the store settles each hand as the engine did
+                by_hand += 1
+            assert store.table_scores(NAME, session, table) == scores
+        assert by_hand == SESSIONS * 8 * 16
         results = store.table_results(NAME)
     finally:
         store.close()

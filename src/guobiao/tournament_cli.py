@@ -45,6 +45,7 @@ from .tournament_common import (
     read_seating as _seating,
 )
 from .tournament_entry import ENTRY_COMMANDS
+from .tournament_papers import PAPER_COMMANDS
 
 
 @click.group()
@@ -499,5 +500,6 @@ def standings(
         console.print("No results entered yet.")
 
 
-for _command in ENTRY_COMMANDS:  # hand, late, substitute, audit, penalties, history
+# hand, late, substitute, audit, penalties, history; sheet, results
+for _command in (*ENTRY_COMMANDS, *PAPER_COMMANDS):
     tournament.add_command(_command)

@@ -8,13 +8,13 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
 from .cliutil import fail as _fail
+from .tournament.ranking import format_points
 
 if TYPE_CHECKING:
     from .tournament.store import Store
@@ -33,16 +33,6 @@ __all__ = [
 
 WINDS = ("E", "S", "W", "N")
 DEFAULT_DB = "sqlite:///guobiao.db"
-
-
-def format_points(value: Fraction) -> str:
-    """Exact standard points, readable: ``7``, ``7 1/2``, ``1/3``, ``-1 1/2``."""
-    if value.denominator == 1:
-        return str(value.numerator)
-    sign = "-" if value < 0 else ""
-    whole, rest = divmod(abs(value.numerator), value.denominator)
-    fraction = f"{rest}/{value.denominator}"
-    return f"{sign}{whole} {fraction}" if whole else f"{sign}{fraction}"
 
 
 _F = TypeVar("_F", bound=Callable[..., Any])

@@ -21,6 +21,7 @@ from .calculator import PROFILES, calculate
 from .cliutil import console as _console
 from .cliutil import fail as _fail
 from .context import WinContext, Wind
+from .fans import Fan
 from .hand import Hand, parse_hand
 from .result import InvalidHandError
 from .settlement import Penalty, PenaltyKind, penalty_for
@@ -31,7 +32,7 @@ from .tournament_common import open_cli_store as _store
 from .tournament_common import read_info as _info
 from .tournament_common import read_seating as _seating
 
-__all__ = ["ENTRY_COMMANDS", "parse_penalty", "seat_of"]
+__all__ = ["ENTRY_COMMANDS", "parse_fans", "parse_penalty", "seat_of"]
 
 LATE_WARNING_MINUTES = 10  # 第十三条二(一): 10 分钟之内 警告一次, 罚扣10分
 LATE_FINE_MINUTES = 15  # 15 分钟之内 罚扣20分; beyond: 自动弃权, 局分为0
@@ -87,6 +88,31 @@ def parse_penalty(text: str, players: tuple[str, str, str, str]) -> Penalty:
     return penalty_for(seat, kind, amount=amount, payee=payee)
 
 
+def parse_fans(text: str) -> list[str]:
+    """``'碰碰和, 箭刻×2'`` → ``['碰碰和', '箭刻', '箭刻']`` (中文 names); English names and
+    ``x2`` / ``*2`` work too. Flowers are not fans: they go in --flowers."""
+    out: list[str] = []
+    for item in (part.strip() for part in text.split(",")):
+        if not item:
+            continue
+        name, count = item, 1
+        for mark in ("×", "x", "*"):
+            head, sep, tail = item.rpartition(mark)
+            if sep and head.strip() and tail.strip().isdigit():
+                name, count = head.strip(), int(tail)
+                break
+        try:
+            fan = Fan.by_name(name)
+        except KeyError:
+            raise ValueError(f"--fans: no fan named {name!r}") from None
+        if fan is Fan.FLOWER_TILES:
+            raise ValueError("--fans: flowers are not a fan here; give --flowers N")
+        out.extend([fan.zh] * count)
+    if not out:
+        raise ValueError("--fans: no fan given")
+    return out
+
+
 @dataclass(frozen=True, slots=True)
 class _Scored:
     fan_points: int
@@ -130,7 +156,7 @@ def _score_tiles(
         raise ValueError(f"--tiles: impossible hand: {err}") from None
     if not result.is_winning:
         raise ValueError(f"--tiles: {tiles!r} is not a winning hand")
-    names = [f.fan.zh for f in result.fans if f.fan.zh != "花牌" for _ in range(f.count)]
+    names = [f.fan.zh for f in result.fans if f.fan is not Fan.FLOWER_TILES for _ in range(f.count)]
     return _Scored(result.points_without_flowers, result.flower_points, names)
 
 
@@ -157,6 +183,13 @@ def _profile(rules_profile: str) -> str:
 @click.option("--from", "discarder", default=None, help="Who discarded the winning tile.")
 @click.option("--self-drawn", is_flag=True, help="The winner drew the tile (自摸).")
 @click.option("--fan", "fan_points", type=int, default=None, help="Fan points, flowers apart.")
+@click.option(
+    "--fans",
+    "fan_list",
+    default=None,
+    help="The fans as on the sheet, comma-separated, 中文 or English, '×2' for twice: "
+    "'碰碰和,箭刻×2'. Their points are summed (and must agree with --fan).",
+)
 @click.option(
     "--tiles",
     default=None,
@@ -188,6 +221,7 @@ def hand(
     discarder: str | None,
     self_drawn: bool,
     fan_points: int | None,
+    fan_list: str | None,
     tiles: str | None,
     fourth_tile: bool,
     kong: bool,
@@ -212,6 +246,8 @@ def hand(
       guobiao tournament hand club --session 1 --table 1 --hand 2 --winner Ann --self-drawn \\
           --tiles "W1W1W1W2W3W4W5W6W7W8W9W9W9 +W5"
       guobiao tournament hand club --session 1 --table 1 --hand 3          # a drawn hand
+      guobiao tournament hand club --session 1 --table 1 --hand 5 --winner W --from N \\
+          --fans "碰碰和,箭刻×2" --flowers 1
       guobiao tournament hand club --session 1 --table 1 --hand 4 --penalty W:false
       guobiao tournament hand club --session 1 --table 1 --hand 4 --winner N --from W --fan 8 \\
           --correct --who "referee Li" --note "wrong winner"
@@ -220,12 +256,17 @@ def hand(
         _fail("--correct needs --who (the name kept in the audit trail)")
     if not correct and (who or note):
         _fail("--who and --note go with --correct")
-    if winner is None and (discarder or self_drawn or fan_points or tiles or flowers):
-        _fail("--from, --self-drawn, --fan, --tiles and --flowers describe a win: give --winner")
+    if winner is None and (discarder or self_drawn or fan_points or fan_list or tiles or flowers):
+        _fail(
+            "--from, --self-drawn, --fan, --fans, --tiles and --flowers describe a win: "
+            "give --winner"
+        )
+    if tiles is not None and fan_list is not None:
+        _fail("give --tiles (scored by the calculator) or --fans, not both")
     if winner is not None and (discarder is None) == (not self_drawn):
         _fail("a win is either --from SEAT (on a discard) or --self-drawn")
-    if winner is not None and tiles is None and fan_points is None:
-        _fail("give the winner's --fan points or the --tiles to score")
+    if winner is not None and tiles is None and fan_points is None and fan_list is None:
+        _fail("give the winner's --fan points, the --fans or the --tiles to score")
     if tiles is None and (fourth_tile or kong or last_tile):
         _fail("--fourth-tile, --kong and --last-tile go with --tiles")
     number = hand_number - 1
@@ -242,6 +283,12 @@ def hand(
             penalties = tuple(parse_penalty(p, players) for p in penalty_texts)
             warnings = tuple(seat_of(w, players) for w in warning_texts)
             fans: list[str] | None = None
+            if fan_list is not None:
+                fans = parse_fans(fan_list)
+                listed = sum(Fan.by_name(f).points for f in fans)
+                if fan_points is not None and fan_points != listed:
+                    raise ValueError(f"--fan {fan_points} but the --fans add up to {listed}")
+                fan_points = listed
             if tiles is not None:
                 assert win is not None
                 scored = _score_tiles(

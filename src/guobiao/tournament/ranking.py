@@ -19,11 +19,22 @@ __all__ = [
     "PlayerHistory",
     "Standing",
     "TableResult",
+    "format_points",
     "group_standard_points",
     "individual_ranking",
     "player_histories",
     "team_ranking",
 ]
+
+
+def format_points(value: Fraction) -> str:
+    """Exact standard points as printed: ``7``, ``7 1/2``, ``1/3``, ``-1 1/2``."""
+    if value.denominator == 1:
+        return str(value.numerator)
+    sign = "-" if value < 0 else ""
+    whole, rest = divmod(abs(value.numerator), value.denominator)
+    fraction = f"{rest}/{value.denominator}"
+    return f"{sign}{whole} {fraction}" if whole else f"{sign}{fraction}"
 
 
 @dataclass(frozen=True, slots=True)

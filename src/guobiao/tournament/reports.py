@@ -1,0 +1,798 @@
+"""Printable tournament papers: the score sheet (记分表) of a table and the results table (比赛成绩
+统计表), as self-contained A4 HTML pages, and PDF through headless Chromium (an adapter; the core
+never imports it).
+
+The pages use no external resources (inline CSS, no scripts, no images): a browser or
+``html_to_pdf`` prints them as they are. Every cell a test or a reader may want to find carries
+``data-*`` attributes (``data-hand``, ``data-player``, ``data-session``, ``data-col``).
+
+A score sheet's columns follow the *players*: a hand's seats are seat winds in that hand, and the
+seats rotate between rounds (第五条九), so hand ``n``'s seat ``s`` is mapped to its player with
+``guobiao.tournament.seating.Table.seats_at`` (as the store does). Marks: docs/tournament.md.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import signal
+import subprocess
+import tempfile
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from html import escape
+from pathlib import Path
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session as OrmSession
+
+from .models import (
+    GameTable,
+    HandRecord,
+    PenaltyRecord,
+    Player,
+    SessionAbsence,
+    SessionResult,
+    Team,
+    Tournament,
+    TournamentSession,
+)
+from .ranking import (
+    PlayerHistory,
+    Standing,
+    format_points,
+    group_standard_points,
+    individual_ranking,
+    player_histories,
+    team_ranking,
+)
+from .seating import Table as SeatingTable
+from .store import Store, StoreError
+
+__all__ = [
+    "CHROMIUM_CANDIDATES",
+    "CHROMIUM_ENV",
+    "HANDS",
+    "ReportError",
+    "find_chromium",
+    "html_to_pdf",
+    "results_table_html",
+    "score_sheet_html",
+    "score_sheets_html",
+]
+
+HANDS = 16
+"""Hands printed on a score sheet: 4 rounds × 4 hands (第五条九)."""
+
+CHROMIUM_ENV = "GUOBIAO_CHROMIUM"
+"""The environment variable naming the Chromium binary ``html_to_pdf`` runs."""
+
+CHROMIUM_CANDIDATES = ("/usr/bin/chromium", "chromium", "chromium-browser")
+"""Where ``find_chromium`` looks when neither an argument nor ``GUOBIAO_CHROMIUM`` names one."""
+
+INSTALL_HINT = "install it with `apt-get install chromium` (as root), or set GUOBIAO_CHROMIUM"
+
+WIND_ZH = ("东", "南", "西", "北")
+WIND_EN = ("E", "S", "W", "N")
+DASH = "—"
+
+HAND_KINDS = {
+    "FALSE_WIN": "错和",
+    "FAKE_WIN": "诈和",
+    "INTENTIONAL_FAKE_WIN": "有意诈和",
+    "WRONG_COUNT": "相公",
+    "VIOLATION": "违例",
+    "WARNING": "警告",
+}
+"""Labels of the hand-level penalty kinds (``PenaltyRecord.kind``); any other is shown by name."""
+
+LOOSE_KINDS = {"late": "迟到", "deduction": "扣分", "forfeit": "弃权"}
+"""Labels of the session-level deductions (``PenaltyRecord`` without a hand)."""
+
+_PAID_TO_EACH = ("FALSE_WIN", "FAKE_WIN")  # amount paid to each of the other three
+
+
+class ReportError(Exception):
+    """A report could not be printed (no Chromium, Chromium failed or timed out, not a PDF)."""
+
+
+def _signed(value: int) -> str:
+    return f"+{value}" if value > 0 else str(value)
+
+
+def _e(value: object) -> str:
+    return escape(str(value), quote=True)
+
+
+# -- reading the store ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class _Person:
+    name: str
+    number: int
+    team: str | None
+    substitute: bool
+    replaces: str | None = None  # the drawn player this one stands in for (陪打, 第十二条三(二))
+
+
+@dataclass(frozen=True, slots=True)
+class _Loose:
+    player: str
+    kind: str
+    amount: int
+    note: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class _TableData:
+    tournament: str
+    sessions_planned: int
+    starting_points: int
+    seats: tuple[_Person, _Person, _Person, _Person]  # E S W N at the first hand
+    loose: tuple[_Loose, ...]
+    has_totals: bool  # SessionResult rows (a table entered by its totals)
+    forfeits: frozenset[str]  # replaced players who forfeited (局分 0, 第十三条二(一))
+
+
+def _person(player: Player, replaces: Player | None = None) -> _Person:
+    return _Person(
+        player.name,
+        player.number,
+        player.team.name if player.team else None,
+        player.substitute or replaces is not None,
+        replaces.name if replaces is not None else None,
+    )
+
+
+def _tournament(db: OrmSession, name: str) -> Tournament:
+    found = db.scalar(select(Tournament).where(Tournament.name == name))
+    if found is None:
+        raise StoreError(f"no tournament {name!r}")
+    return found
+
+
+def _table_data(store: Store, tournament: str, session: int, table: int) -> _TableData:
+    with OrmSession(store.engine) as db:
+        t = _tournament(db, tournament)
+        row = db.scalar(
+            select(GameTable)
+            .join(TournamentSession)
+            .where(
+                TournamentSession.tournament_id == t.id,
+                TournamentSession.number == session,
+                GameTable.number == table,
+            )
+        )
+        if row is None:
+            raise StoreError(f"{tournament!r}: session {session} has no table {table}")
+        seats = sorted(row.seats, key=lambda s: s.seat)
+        if len(seats) != 4:
+            raise StoreError(
+                f"{tournament!r}: session {session} table {table} has {len(seats)} seated "
+                "players, not 4"
+            )
+        people = tuple(_person(s.player, s.replaces) for s in seats)
+        loose = db.scalars(
+            select(PenaltyRecord)
+            .where(PenaltyRecord.table_id == row.id, PenaltyRecord.hand_id.is_(None))
+            .order_by(PenaltyRecord.id)
+        ).all()
+        totals = db.scalar(select(SessionResult.id).where(SessionResult.table_id == row.id))
+        replaced = [s.replaces_id for s in seats if s.replaces_id is not None]
+        forfeits = db.scalars(
+            select(Player.name)
+            .join(SessionAbsence, SessionAbsence.player_id == Player.id)
+            .where(
+                SessionAbsence.session_id == row.session_id,
+                SessionAbsence.kind == "forfeit",
+                SessionAbsence.player_id.in_(replaced),
+            )
+        ).all()
+        return _TableData(
+            tournament=t.name,
+            sessions_planned=t.sessions_planned,
+            starting_points=t.starting_points,
+            seats=(people[0], people[1], people[2], people[3]),
+            loose=tuple(_Loose(p.player.name, p.kind, p.amount, p.note) for p in loose),
+            has_totals=totals is not None,
+            forfeits=frozenset(forfeits),
+        )
+
+
+# -- HTML scaffolding ---------------------------------------------------------------------------
+
+_CSS = """
+@page { size: %(page)s; margin: 8mm 10mm; }
+* { box-sizing: border-box; }
+html { -webkit-print-color-adjust: exact; print-color-adjust: exact; }
+body {
+  margin: 0; color: #000; background: #fff; font-size: 9.5pt; line-height: 1.15;
+  font-family: "Noto Sans CJK SC", "Noto Sans SC", "Source Han Sans SC", "WenQuanYi Micro Hei",
+    "Microsoft YaHei", "PingFang SC", "Noto Sans", "DejaVu Sans", Arial, sans-serif;
+}
+h1 { font-size: 15pt; margin: 0 0 1mm 0; text-align: center; }
+h2 { font-size: 11.5pt; margin: 4mm 0 1.5mm 0; }
+p.sub { text-align: center; margin: 0 0 3mm 0; font-size: 10.5pt; }
+.en { font-weight: normal; font-size: 0.85em; color: #333; }
+table { border-collapse: collapse; width: 100%%; page-break-inside: auto; }
+table.sheet { table-layout: fixed; }
+col.c-hand, col.c-round { width: 7%%; }
+col.c-player { width: 16.5%%; }
+col.c-note { width: 20%%; }
+.pn { font-size: 11pt; }
+tr.round td { border-top: 0.7mm solid #000; }
+tr { page-break-inside: avoid; }
+th, td { border: 0.3mm solid #000; padding: 0.5mm 1mm; text-align: center; vertical-align: middle; }
+th { background: #eee; font-weight: bold; }
+td.name { text-align: left; }
+td.note { text-align: left; font-size: 7pt; }
+td.note .nt { max-height: 2.2em; overflow: hidden; line-height: 1.1; }
+td.p .d { font-weight: bold; font-size: 10pt; }
+td.p .m { display: block; font-size: 7pt; line-height: 1.05; }
+td.p .w { font-size: 7pt; color: #444; }
+tr.hand td { height: 7.6mm; }
+tr.total td { font-weight: bold; height: 7.2mm; }
+tr.sign td { height: 12mm; }
+tr.sub td { color: #333; font-style: italic; }
+.ref { margin-top: 5mm; display: flex; justify-content: space-between; font-size: 10.5pt; }
+.line { display: inline-block; min-width: 55mm; border-bottom: 0.3mm solid #000; }
+.legend { font-size: 7pt; margin-top: 1.5mm; color: #222; }
+section.page + section.page { break-before: page; page-break-before: always; }
+"""
+
+
+def _page(title: str, body: str, *, page: str = "A4") -> str:
+    return (
+        "<!DOCTYPE html>\n"
+        '<html lang="zh-CN">\n<head>\n<meta charset="utf-8">\n'
+        f"<title>{_e(title)}</title>\n"
+        f"<style>{_CSS % {'page': page}}</style>\n"
+        f"</head>\n<body>\n{body}</body>\n</html>\n"
+    )
+
+
+# -- the score sheet ----------------------------------------------------------------------------
+
+
+def _hand_marks(hand: HandRecord, wind: int, names: Sequence[str]) -> list[str]:
+    """The marks of the player at seat wind ``wind`` in ``hand`` (``names``: E S W N)."""
+    marks: list[str] = []
+    if wind == 0:
+        marks.append("庄")
+    if hand.winner_seat == wind:
+        win = f"和 {hand.fan_points}"
+        if hand.flowers:
+            win += f"+{hand.flowers}花"
+        marks.append(win)
+        if hand.discarder_seat is None:
+            marks.append("自摸")
+    if hand.winner_seat is not None and hand.discarder_seat == wind:
+        marks.append("点炮")
+    for penalty in hand.penalties:
+        label = HAND_KINDS.get(penalty.kind, penalty.kind)
+        if penalty.seat == wind:
+            if penalty.kind in _PAID_TO_EACH:
+                marks.append(f"{label} -{3 * penalty.amount}")
+            elif penalty.amount:
+                marks.append(f"{label} -{penalty.amount}")
+            else:
+                marks.append(label)
+        elif penalty.payee_seat == wind:
+            marks.append(f"{label} +{penalty.amount}")
+    return marks
+
+
+def _hand_note(hand: HandRecord, names: Sequence[str]) -> str:
+    parts: list[str] = []
+    if hand.winner_seat is None:
+        parts.append("荒庄")
+    else:
+        winner = names[hand.winner_seat]
+        how = "自摸" if hand.discarder_seat is None else f"{names[hand.discarder_seat]} 点炮"
+        parts.append(f"{winner} 和 {hand.fan_points} 番 ({how})")
+        if hand.fans:
+            parts.append("、".join(hand.fans))
+    for penalty in hand.penalties:
+        label = HAND_KINDS.get(penalty.kind, penalty.kind)
+        who = names[penalty.seat] if penalty.seat is not None else "?"
+        parts.append(f"{who} {label}")
+    return "；".join(parts)
+
+
+def score_sheet_html(store: Store, tournament: str, session: int, table: int) -> str:
+    """The 记分表 of table ``table`` in session ``session``: one printable A4 page.
+
+    Columns are the four players (seated E S W N at the first hand), each following its player
+    through the seat rotation; one row per hand 1-16 with the score change and the marks, then
+    the hand total, the session deductions, the 局分 (= ``Store.table_scores``), the rank at the
+    table, the standard points and the signatures. A table entered by its totals prints them
+    with the hand rows blank; a table with nothing entered prints a blank sheet. A missing
+    tournament or table raises ``StoreError``.
+    """
+    data, body = _sheet(store, tournament, session, table)
+    return _page(f"{data.tournament} — 记分表 session {session} table {table}", body)
+
+
+def score_sheets_html(
+    store: Store, tournament: str, session: int, tables: Iterable[int] | None = None
+) -> str:
+    """The 记分表 of several tables of a session (default: every table, by number) in one
+    document, one A4 page each, as ``score_sheet_html`` prints them."""
+    numbers = list(tables) if tables is not None else _table_numbers(store, tournament, session)
+    if not numbers:
+        raise StoreError(f"{tournament!r}: session {session} has no tables (run the draw first)")
+    pages = []
+    name = tournament
+    for number in numbers:
+        data, body = _sheet(store, tournament, session, number)
+        name = data.tournament
+        pages.append(f'<section class="page" data-table="{number}">\n{body}</section>\n')
+    return _page(f"{name} — 记分表 session {session}", "".join(pages))
+
+
+def _table_numbers(store: Store, tournament: str, session: int) -> list[int]:
+    with OrmSession(store.engine) as db:
+        t = _tournament(db, tournament)
+        return list(
+            db.scalars(
+                select(GameTable.number)
+                .join(TournamentSession)
+                .where(TournamentSession.tournament_id == t.id, TournamentSession.number == session)
+                .order_by(GameTable.number)
+            )
+        )
+
+
+def _sheet(store: Store, tournament: str, session: int, table: int) -> tuple[_TableData, str]:
+    """The body of one score sheet."""
+    hands = {h.number: h for h in store.hands(tournament, session, table)}
+    data = _table_data(store, tournament, session, table)
+    scores = store.table_scores(tournament, session, table)
+    players = tuple(p.name for p in data.seats)
+    seating = SeatingTable(table, (players[0], players[1], players[2], players[3]))
+    points: dict[str, Fraction] = {}
+    if scores is not None:
+        every = group_standard_points(store.table_results(tournament))
+        points = {name: every[(session, name)] for name in players if (session, name) in every}
+
+    out: list[str] = []
+    out.append(
+        f'<h1 data-col="tournament">{_e(data.tournament)}</h1>\n'
+        f'<p class="sub">记分表 <span class="en">Score sheet</span> · '
+        f'第 <b data-col="session">{session}</b> 局 <span class="en">Session</span> · '
+        f'第 <b data-col="table">{table}</b> 桌 <span class="en">Table</span></p>\n'
+    )
+    out.append(
+        '<table class="sheet">\n<colgroup><col class="c-hand"><col class="c-round">'
+        + '<col class="c-player">' * 4
+        + '<col class="c-note"></colgroup>\n<thead>\n'
+    )
+    heads = (
+        ("seat", '首盘座位 <span class="en">Seat</span>'),
+        ("number", '编号 <span class="en">No.</span>'),
+        ("name", '姓名 <span class="en">Name</span>'),
+        ("team", '队名 <span class="en">Team</span>'),
+    )
+    for index, (col, label) in enumerate(heads):
+        out.append(f'<tr><th colspan="2">{label}</th>')
+        for seat, person in enumerate(data.seats):
+            if col == "seat":
+                cell = f"{WIND_ZH[seat]} {WIND_EN[seat]}"
+            elif col == "number":
+                cell = str(person.number)
+            elif col == "name":
+                sub = ""
+                if person.replaces is not None:
+                    why = " 弃权 forfeit, 局分 0" if person.replaces in data.forfeits else ""
+                    sub = f' <span class="en">(替补 sub, 代 {_e(person.replaces)}{why})</span>'
+                elif person.substitute:
+                    sub = ' <span class="en">(替补 sub)</span>'
+                cell = f'<span class="pn">{_e(person.name)}</span>{sub}'
+            else:
+                cell = _e(person.team or DASH)
+            out.append(f'<th data-player="{_e(person.name)}" data-col="{col}">{cell}</th>')
+        if index == 0:
+            out.append('<th rowspan="5">备注<br><span class="en">Notes</span></th>')
+        out.append("</tr>\n")
+    out.append(
+        '<tr><th>盘<br><span class="en">Hand</span></th>'
+        '<th>圈风<br><span class="en">Round</span></th>'
+        + '<th>得失 <span class="en">+/−</span></th>'
+        * 4
+    )
+    out.append("</tr>\n</thead>\n<tbody>\n")
+
+    changes = dict.fromkeys(players, 0)
+    for number in range(HANDS):
+        hand = hands.get(number)
+        names = seating.seats_at(number)
+        out.append(
+            f'<tr class="hand{" round" if number % 4 == 0 else ""}" data-hand="{number + 1}">'
+            f'<td data-col="hand">{number + 1}</td>'
+            f'<td data-col="round">{WIND_ZH[number // 4]}</td>'
+        )
+        for name in players:
+            wind = names.index(name)
+            if hand is None:
+                out.append(
+                    f'<td class="p" data-player="{_e(name)}" data-wind="{WIND_EN[wind]}">'
+                    f'<span class="w">{WIND_ZH[wind]}</span></td>'
+                )
+                continue
+            delta = hand.deltas[wind]
+            changes[name] += delta
+            marks = _hand_marks(hand, wind, names)
+            out.append(
+                f'<td class="p" data-player="{_e(name)}" data-wind="{WIND_EN[wind]}">'
+                f'<span class="w">{WIND_ZH[wind]}</span> '
+                f'<span class="d" data-col="change">{_signed(delta)}</span>'
+                f'<span class="m" data-col="marks">{_e(" ".join(marks))}</span></td>'
+            )
+        note = _hand_note(hand, names) if hand is not None else ""
+        out.append(f'<td class="note" data-col="note"><div class="nt">{_e(note)}</div></td></tr>\n')
+
+    deductions: dict[str, list[_Loose]] = defaultdict(list)
+    for item in data.loose:
+        deductions[item.player].append(item)
+    entered = scores is not None
+
+    def row(label: str, col: str, cells: Iterable[str], note: str = "") -> None:
+        out.append(f'<tr class="total" data-row="{col}"><td colspan="2">{label}</td>')
+        for name, cell in zip(players, cells, strict=True):
+            out.append(f'<td data-player="{_e(name)}" data-col="{col}">{cell}</td>')
+        out.append(f'<td class="note">{note}</td></tr>\n')
+
+    row(
+        '盘分合计<br><span class="en">Hands total</span>',
+        "hands",
+        (_signed(changes[n]) if hands else "" for n in players),
+    )
+    row(
+        '局内扣分<br><span class="en">Deductions</span>',
+        "deductions",
+        (
+            _e(
+                " ".join(
+                    f"{LOOSE_KINDS.get(d.kind, d.kind)} -{d.amount}" for d in deductions.get(n, [])
+                )
+            )
+            for n in players
+        ),
+        _e("；".join(f"{d.player}: {d.note}" for d in data.loose if d.note)),
+    )
+    row(
+        '局分<br><span class="en">Match points</span>',
+        "score",
+        (str(scores[n]) if scores is not None else "" for n in players),
+        f'{data.starting_points} + 盘分 − 扣分 <span class="en">(start + hands − deductions)</span>'
+        if entered
+        else "",
+    )
+    ranks = _table_ranks(scores) if scores is not None else {}
+    row(
+        '名次<br><span class="en">Place</span>',
+        "rank",
+        (ranks.get(n, "") for n in players),
+    )
+    row(
+        '标准分<br><span class="en">Standard points</span>',
+        "standard",
+        ((format_points(points[n]) if n in points else DASH) if entered else "" for n in players),
+    )
+    out.append(
+        '<tr class="sign"><td colspan="2">选手签名<br><span class="en">Signature</span></td>'
+    )
+    for name in players:
+        out.append(f'<td data-player="{_e(name)}" data-col="signature"></td>')
+    out.append("<td></td></tr>\n</tbody>\n</table>\n")
+    out.append(
+        '<div class="ref"><span>裁判员签名 <span class="en">Referee</span>: '
+        '<span class="line" data-col="referee"></span></span>'
+        '<span>日期 <span class="en">Date</span>: <span class="line"></span></span></div>\n'
+        '<p class="legend">庄 dealer · 和 n winner with n fan points (+花 flowers) · 自摸 self-drawn'
+        " · 点炮 (放铳) discarded the winning tile · 荒庄 drawn hand · 错和 / 诈和 false win, paid to"
+        " each other player (第十四条六) · 违例 fine (第十三条二(二)) · 警告 warning · 迟到 lateness"
+        " (第十三条二(一)) · 局分 = "
+        f"{data.starting_points} + hands − deductions (第十条二(一)) · 东南西北: seat wind in the"
+        " hand (第五条九)</p>\n"
+    )
+    return data, "".join(out)
+
+
+def _table_ranks(scores: dict[str, int]) -> dict[str, str]:
+    """Places at the table by 局分; equal scores share a place (``2=``)."""
+    out: dict[str, str] = {}
+    for name, score in scores.items():
+        place = 1 + sum(other > score for other in scores.values())
+        tied = sum(other == score for other in scores.values()) > 1
+        out[name] = f"{place}=" if tied else str(place)
+    return out
+
+
+# -- the results table --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class _Registry:
+    name: str
+    sessions: int
+    people: dict[str, _Person]
+    teams: dict[str, tuple[str | None, tuple[str, ...]]]  # team -> (leader, members by number)
+
+
+def _registry(store: Store, tournament: str) -> _Registry:
+    with OrmSession(store.engine) as db:
+        t = _tournament(db, tournament)
+        rows = db.scalars(
+            select(Player).where(Player.tournament_id == t.id).order_by(Player.number)
+        ).all()
+        people = {p.name: _person(p) for p in rows}
+        teams: dict[str, tuple[str | None, tuple[str, ...]]] = {}
+        for team in db.scalars(select(Team).where(Team.tournament_id == t.id).order_by(Team.name)):
+            members = tuple(p.name for p in rows if p.team_id == team.id)
+            teams[team.name] = (team.leader, members)
+        return _Registry(t.name, t.sessions_planned, people, teams)
+
+
+def _session_cells(history: PlayerHistory | None, sessions: int) -> str:
+    lines = {line.session: line for line in history.lines} if history else {}
+    cells: list[str] = []
+    for number in range(1, sessions + 1):
+        line = lines.get(number)
+        score = DASH if line is None or line.score is None else str(line.score)
+        points = (
+            DASH
+            if line is None or line.standard_points is None
+            else format_points(line.standard_points)
+        )
+        cells.append(
+            f'<td data-session="{number}" data-col="score">{score}</td>'
+            f'<td data-session="{number}" data-col="standard">{points}</td>'
+        )
+    return "".join(cells)
+
+
+def results_table_html(store: Store, tournament: str) -> str:
+    """The 比赛成绩统计表: every player in the order of the individual ranking (第十一条), with
+    each session's 局分 and 标准分 and the totals; registered players without a ranked session
+    and substitutes (第十二条三: not ranked) follow, marked. Below: the team ranking with its
+    members. A missing tournament raises ``StoreError``."""
+    registry = _registry(store, tournament)
+    results = store.table_results(tournament)
+    histories = player_histories(results)
+    standings = individual_ranking(results)
+    sessions = registry.sessions
+    page = "A4" if sessions <= 4 else "A4 landscape"
+
+    out: list[str] = [
+        f'<h1 data-col="tournament">{_e(registry.name)}</h1>\n'
+        '<p class="sub">比赛成绩统计表 <span class="en">Results</span></p>\n'
+        '<h2>个人名次 <span class="en">Individual ranking</span></h2>\n'
+        '<table class="results">\n<thead>\n<tr>'
+        '<th rowspan="2">名次<br><span class="en">Rank</span></th>'
+        '<th rowspan="2">编号<br><span class="en">No.</span></th>'
+        '<th rowspan="2">姓名<br><span class="en">Name</span></th>'
+        '<th rowspan="2">队名<br><span class="en">Team</span></th>'
+    ]
+    for number in range(1, sessions + 1):
+        out.append(f'<th colspan="2">第{number}局<br><span class="en">Session {number}</span></th>')
+    out.append(
+        '<th colspan="2">合计 <span class="en">Total</span></th></tr>\n<tr>'
+        + "<th>局分</th><th>标准分</th>" * sessions
+        + '<th>标准分<br><span class="en">Std</span></th>'
+        + '<th>比赛分<br><span class="en">Match</span></th></tr>\n</thead>\n<tbody>\n'
+    )
+
+    def person_cells(name: str) -> str:
+        person = registry.people.get(name)
+        number = str(person.number) if person else ""
+        team = person.team if person and person.team else DASH
+        return (
+            f'<td data-col="number">{number}</td><td class="name" data-col="name">{_e(name)}</td>'
+            f'<td class="name" data-col="team">{_e(team)}</td>'
+        )
+
+    ranked = {s.name for s in standings}
+    for standing in standings:
+        out.append(
+            f'<tr data-player="{_e(standing.name)}" data-kind="ranked">'
+            f'<td data-col="rank">{standing.label}</td>{person_cells(standing.name)}'
+            f"{_session_cells(histories.get(standing.name), sessions)}"
+            f'<td data-col="total-standard">{format_points(standing.standard_points)}</td>'
+            f'<td data-col="total-score">{standing.match_points}</td></tr>\n'
+        )
+    others = [p for p in registry.people.values() if p.name not in ranked and not p.substitute]
+    subs = [p for p in registry.people.values() if p.name not in ranked and p.substitute]
+    # anyone in the results who is not registered (cannot happen through the store) comes last
+    strays = sorted(set(histories) - ranked - set(registry.people))
+    for person in others:
+        out.append(
+            f'<tr data-player="{_e(person.name)}" data-kind="unranked">'
+            f'<td data-col="rank">{DASH}</td>{person_cells(person.name)}'
+            f"{_session_cells(histories.get(person.name), sessions)}"
+            f'<td data-col="total-standard">{DASH}</td><td data-col="total-score">{DASH}</td>'
+            "</tr>\n"
+        )
+    for name in [p.name for p in subs] + strays:
+        out.append(
+            f'<tr class="sub" data-player="{_e(name)}" data-kind="substitute">'
+            f'<td data-col="rank">替补<br><span class="en">sub</span></td>{person_cells(name)}'
+            f"{_session_cells(histories.get(name), sessions)}"
+            f'<td data-col="total-standard">{DASH}</td><td data-col="total-score">{DASH}</td>'
+            "</tr>\n"
+        )
+    out.append("</tbody>\n</table>\n")
+    out.append(
+        '<p class="legend">局分: match points of the session (第十条二(一)) · 标准分: standard points'
+        " (第十条二(二)) · order: total standard points, then 比赛分之和, 单局标准分最高, 单局标准分高分多"
+        " (第十一条); 3= a shared place · 替补: substitute, scores count for the table but take no"
+        f" place (第十二条三) · {DASH}: did not play / no standard points</p>\n"
+    )
+    if registry.teams:
+        teams = {team: members for team, (_, members) in registry.teams.items()}
+        out.append(_teams_html(registry, histories, team_ranking(results, teams)))
+    return _page(f"{registry.name} — 比赛成绩统计表", "".join(out), page=page)
+
+
+def _teams_html(
+    registry: _Registry, histories: dict[str, PlayerHistory], standings: list[Standing]
+) -> str:
+    sessions = registry.sessions
+    out = [
+        '<h2>团体名次 <span class="en">Team ranking</span></h2>\n'
+        '<table class="teams">\n<thead>\n<tr>'
+        '<th>名次<br><span class="en">Rank</span></th>'
+        '<th>队名<br><span class="en">Team</span></th>'
+        '<th>队员<br><span class="en">Members</span></th>'
+    ]
+    for number in range(1, sessions + 1):
+        out.append(f'<th>第{number}局<br><span class="en">S{number}</span></th>')
+    out.append(
+        '<th>标准分<br><span class="en">Std</span></th>'
+        '<th>比赛分<br><span class="en">Match</span></th></tr>\n</thead>\n<tbody>\n'
+    )
+    for standing in standings:
+        per_session: dict[int, Fraction] = defaultdict(Fraction)
+        played: set[int] = set()
+        for member in standing.members:
+            history = histories.get(member)
+            if history is None:
+                continue
+            for line in history.ranked_lines:
+                per_session[line.session] += line.standard_points or Fraction(0)
+                played.add(line.session)
+        leader = registry.teams[standing.name][0]
+        members = []
+        for member in standing.members:
+            person = registry.people[member]
+            label = f"{person.number} {member}"
+            if member == leader:
+                label += " (队长)"
+            if person.substitute:
+                label += " (替补)"
+            members.append(_e(label))
+        out.append(
+            f'<tr data-team="{_e(standing.name)}"><td data-col="rank">{standing.label}</td>'
+            f'<td class="name" data-col="team">{_e(standing.name)}</td>'
+            f'<td class="name" data-col="members">{"、".join(members)}</td>'
+        )
+        for number in range(1, sessions + 1):
+            cell = format_points(per_session[number]) if number in played else DASH
+            out.append(f'<td data-session="{number}" data-col="standard">{cell}</td>')
+        out.append(
+            f'<td data-col="total-standard">{format_points(standing.standard_points)}</td>'
+            f'<td data-col="total-score">{standing.match_points}</td></tr>\n'
+        )
+    out.append("</tbody>\n</table>\n")
+    return "".join(out)
+
+
+# -- PDF ------------------------------------------------------------------------------------------
+
+
+def find_chromium(chromium: str | None = None) -> str:
+    """The Chromium binary: ``chromium`` (a path or a name on PATH), else ``$GUOBIAO_CHROMIUM``,
+    else ``/usr/bin/chromium`` or ``chromium`` / ``chromium-browser`` on PATH. Raises
+    ``ReportError`` (with how to install it) when none is found."""
+    wanted = chromium or os.environ.get(CHROMIUM_ENV)
+    if wanted:
+        found = shutil.which(wanted)
+        if found is None:
+            source = "given" if chromium else f"named by {CHROMIUM_ENV}"
+            raise ReportError(
+                f"the Chromium binary {wanted!r} {source} is not an executable file: {INSTALL_HINT}"
+            )
+        return found
+    for candidate in CHROMIUM_CANDIDATES:
+        found = shutil.which(candidate)
+        if found is not None:
+            return found
+    raise ReportError(f"Chromium is needed to print a PDF and was not found: {INSTALL_HINT}")
+
+
+def _kill_group(process: subprocess.Popen[bytes]) -> None:
+    """End what Chromium started (it runs in its own process group, which we created)."""
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(process.pid, signal.SIGKILL)
+    process.wait()
+
+
+def html_to_pdf(
+    html: str, out: Path, *, chromium: str | None = None, timeout: float = 120.0
+) -> None:
+    """Print ``html`` to the PDF file ``out`` with headless Chromium (binary: ``find_chromium``).
+
+    Chromium reads the page from a temporary file and writes into a temporary directory with a
+    fresh profile; the PDF is moved to ``out`` only when it is one (``%PDF``). Raises
+    ``ReportError`` when Chromium is missing, fails, takes more than ``timeout`` seconds, or
+    writes no PDF; ``out`` is then left untouched. No temporary file is left behind.
+    """
+    binary = find_chromium(chromium)
+    out = Path(out)
+    with tempfile.TemporaryDirectory(prefix="guobiao-pdf-") as tmp:
+        work = Path(tmp)
+        page = work / "page.html"
+        page.write_text(html, encoding="utf-8")
+        pdf = work / "out.pdf"
+        profile = work / "profile"
+        profile.mkdir()
+        command = [
+            binary,
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-quic",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            f"--user-data-dir={profile}",
+            "--no-pdf-header-footer",
+            f"--print-to-pdf={pdf}",
+            page.as_uri(),
+        ]
+        log = work / "chromium.log"
+        # stderr to a file, not a pipe: a helper process Chromium leaves running cannot hold
+        # the pipe open and make a finished print look like a timeout
+        with log.open("wb") as stderr:
+            try:
+                process = subprocess.Popen(
+                    command,
+                    stdin=subprocess.DEVNULL,
+                    stdout=subprocess.DEVNULL,
+                    stderr=stderr,
+                    start_new_session=True,
+                    cwd=work,
+                )
+            except OSError as error:
+                raise ReportError(
+                    f"cannot run Chromium {binary!r}: {error}; {INSTALL_HINT}"
+                ) from error
+            try:
+                process.wait(timeout=timeout)
+            except subprocess.TimeoutExpired as error:
+                raise ReportError(
+                    f"Chromium {binary!r} did not finish printing the PDF within {timeout:g} s"
+                ) from error
+            finally:
+                _kill_group(process)
+        if process.returncode != 0:
+            detail = log.read_text("utf-8", "replace").strip()[-2000:]
+            raise ReportError(
+                f"Chromium {binary!r} failed (exit {process.returncode}) printing the PDF"
+                + (f":\n{detail}" if detail else "")
+            )
+        if not pdf.is_file():
+            raise ReportError(f"Chromium {binary!r} wrote no PDF")
+        with pdf.open("rb") as handle:
+            magic = handle.read(4)
+        if magic != b"%PDF":
+            raise ReportError(f"Chromium {binary!r} wrote a file that is not a PDF ({magic!r})")
+        try:
+            shutil.move(str(pdf), out)
+        except OSError as error:
+            raise ReportError(f"cannot write the PDF to {out}: {error}") from error
