@@ -158,8 +158,14 @@ def test_club_tournament_end_to_end(drawn: Cli, tmp_path: Path) -> None:
     assert [
         (s["rank"], s["name"], s["standard_points"], s["match_points"]) for s in doc["standings"]
     ] == expected
+    count = len(doc["standings"])
     for s in doc["standings"]:
         assert Fraction(s["best_session"]) == max(sessions[s["name"]])
+        # the EMA (MERS) fields: registration number and 1000 (N - place) / (N - 1), half up
+        assert s["number"] == int(s["name"][1:])
+        assert s["base_rank"] == int(
+            Fraction(1000 * (count - s["rank"]), count - 1) + Fraction(1, 2)
+        )
         tied = sum(e[0] == s["rank"] for e in expected) > 1
         assert s["tied"] == tied
 

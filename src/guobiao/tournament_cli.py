@@ -452,6 +452,9 @@ def standings(
     else:
         ranking = individual_ranking(results)
     rows = [_standing_json(s, team_of.get(s.name), by_team) for s in ranking]
+    if not by_team:  # the EMA (MERS) fields in every individual export
+        for row, ema in zip(rows, ema_rows(ranking, info), strict=True):
+            row |= {k: ema[k] for k in ("number", "ema_id", "country", "base_rank")}
     if csv_path is not None or json_path is not None:
         target = csv_path if csv_path is not None else json_path
         assert target is not None
