@@ -16,6 +16,8 @@ ADAPTERS = {
     "bots",
     "terminal",
     "replay",
+    "simulation",
+    "workers",
     "tournament_cli",
     "tournament_common",
     "tournament_entry",

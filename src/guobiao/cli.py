@@ -446,6 +446,19 @@ def _bot_specs(text: str) -> list[str]:
     help="Write one replay log per session here (read them with `guobiao replay`).",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as one JSON object.")
+@click.option(
+    "--workers",
+    type=click.IntRange(1),
+    default=1,
+    show_default=True,
+    help="Play sessions in this many processes (or Ray CPUs with --ray-address local).",
+)
+@click.option(
+    "--ray-address",
+    default=None,
+    metavar="ADDR",
+    help="Run on Ray: 'local' (a one-machine Ray), 'auto' or ray://HOST:10001 (a cluster).",
+)
 def simulate(
     count: int,
     bots_text: str,
@@ -455,28 +468,33 @@ def simulate(
     no_flowers: bool,
     log_dir: Path | None,
     as_json: bool,
+    workers: int,
+    ray_address: str | None,
 ) -> None:
     """Play sessions between bots and summarise: win rate, average fan, deal-ins, points.
 
     Each session is 4 rounds x 4 hands (or --hands) with the 1998 seat rotation; player P1 gets
     the first bot, P2 the second, and so on, for every session. With --seed the run is exactly
-    reproducible, and every log in --log-dir replays with `guobiao replay`.
+    reproducible, and every log in --log-dir replays with `guobiao replay`. --workers and
+    --ray-address spread the sessions over processes or a Ray cluster: the results are the
+    same as a serial run with the same seed (docs/distributed.md).
 
     \b
     Examples:
       guobiao simulate -n 100 --bots fan,efficiency,efficiency,efficiency --seed 1
       guobiao simulate -n 5 --bots random --log-dir logs && guobiao replay logs/session-0001.jsonl
+      guobiao simulate -n 400 --seed 1 --workers 2
+      guobiao simulate -n 4000 --seed 1 --workers 64 --ray-address auto
     """
-    import random
     import time
 
     from rich.progress import Progress
 
-    from .bots import make_bot
     from .replay import session_lines, write_log
     from .rules import TableRules
+    from .simulation import play_job, session_jobs
     from .summary import summarize
-    from .table import SessionPlay, play_session
+    from .workers import WorkerError, run_jobs
 
     names = _bot_specs(bots_text)
     table_rules = TableRules(fan_profile=rules, flowers=not no_flowers, hands_per_session=hands)
@@ -485,24 +503,28 @@ def simulate(
             log_dir.mkdir(parents=True, exist_ok=True)
         except OSError as err:
             _fail(f"cannot use --log-dir {log_dir}: {err.strerror}")
-    master = random.Random(seed)
-    plays: list[SessionPlay] = []
     started = time.perf_counter()
     console = _console()
     with Progress(console=Console(stderr=True), transient=True, disable=as_json) as progress:
         task = progress.add_task("sessions", total=count)
-        for number in range(1, count + 1):
-            session_seed = master.randrange(2**63)
-            agents = [make_bot(name, session_seed + i, table_rules) for i, name in enumerate(names)]
-            play = play_session(agents, table_rules, session_seed)
-            plays.append(play)
-            if log_dir is not None:
-                write_log(
-                    log_dir / f"session-{number:04d}.jsonl",
-                    session_lines(play, table_rules, session_seed),
-                )
-            progress.advance(task)
+        jobs = session_jobs(count, names, table_rules, seed)
+        try:
+            plays = run_jobs(
+                play_job,
+                jobs,
+                workers=workers,
+                ray_address=ray_address,
+                on_done=lambda k: progress.advance(task, k),
+            )
+        except WorkerError as err:
+            _fail(str(err), 1)
     elapsed = time.perf_counter() - started
+    if log_dir is not None:
+        for job, play in zip(jobs, plays, strict=True):
+            write_log(
+                log_dir / f"session-{job.number:04d}.jsonl",
+                session_lines(play, table_rules, job.seed),
+            )
     summary = summarize(plays, table_rules.starting_points)
     if as_json:
         out = {

@@ -1,0 +1,58 @@
+"""Speed-up of ``guobiao simulate`` spread over workers: the same seeded sessions played serially,
+in N local processes and on a one-machine Ray, each timed in this run; prints sessions/s and the
+ratio to the serial run (the reference), and checks the three give identical sessions.
+
+    python benchmarks/parallel.py [-n 24] [--workers 2] [--bots efficiency] [--no-ray]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import time
+
+from guobiao.rules import COMPETITION
+from guobiao.simulation import play_job, session_jobs
+from guobiao.workers import run_jobs
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("-n", "--sessions", type=int, default=24)
+    parser.add_argument("--workers", type=int, default=os.cpu_count() or 2)
+    parser.add_argument("--bots", default="efficiency")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--no-ray", action="store_true", help="Skip the Ray measurement.")
+    args = parser.parse_args()
+    jobs = session_jobs(args.sessions, [args.bots] * 4, COMPETITION, args.seed)
+    print(
+        f"{platform.processor() or platform.machine()}, {os.cpu_count()} CPUs, Python "
+        f"{platform.python_version()}; {args.sessions} sessions of 16 hands, {args.bots} bots"
+    )
+
+    runs: list[tuple[str, dict[str, object]]] = [("serial", {})]
+    runs.append((f"{args.workers} processes", {"workers": args.workers}))
+    if not args.no_ray:
+        runs.append(
+            (f"Ray local, {args.workers} CPUs", {"workers": args.workers, "ray_address": "local"})
+        )
+    baseline = None
+    reference = None
+    for label, options in runs:
+        start = time.perf_counter()
+        plays = run_jobs(play_job, jobs, **options)  # type: ignore[arg-type]
+        elapsed = time.perf_counter() - start
+        scores = [p.session.scores for p in plays]
+        if reference is None:
+            reference = scores
+        assert scores == reference, f"{label}: the sessions differ from the serial run"
+        rate = args.sessions / elapsed
+        baseline = baseline or rate
+        print(
+            f"{label:>24}: {rate:6.2f} sessions/s  ({elapsed:5.1f} s)  speed-up {rate / baseline:.2f}x"
+        )
+
+
+if __name__ == "__main__":
+    main()
