@@ -14,6 +14,7 @@ ADAPTERS = {
     "cliutil",
     "jsonio",
     "bots",
+    "botzone",
     "terminal",
     "replay",
     "simulation",
@@ -25,6 +26,14 @@ ADAPTERS = {
     "tournament.store",
     "tournament.models",
     "tournament.reports",
+    "env",
+    "env.__init__",
+    "env._table",
+    "env.aec",
+    "env.gym",
+    "env.observation",
+    "env.parallel",
+    "env.spaces",
 }
 CORE = sorted(
     p

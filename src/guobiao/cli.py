@@ -707,6 +707,70 @@ def play(
     sys.exit(code)
 
 
+@main.command("botzone-bot")
+@click.option(
+    "--bot",
+    "kind",
+    type=click.Choice(BOT_KINDS),
+    default="fan",
+    show_default=True,
+    help="The guobiao bot that chooses.",
+)
+@click.option("--seed", type=int, default=None, help="Seed the bot (ties, random choices).")
+@click.option(
+    "--transport",
+    type=click.Choice(["auto", "json", "simple"]),
+    default="auto",
+    show_default=True,
+    help="auto: a first line starting with { is JSON, a number the simple format.",
+)
+@click.option(
+    "--keep-running",
+    is_flag=True,
+    help="After each answer print >>>BOTZONE_REQUEST_KEEP_RUNNING<<< and read the next request.",
+)
+@click.option(
+    "--rules",
+    type=click.Choice(PROFILES),
+    default="mil",
+    show_default=True,
+    help="Fan profile that decides HU (the Botzone judge counts as the reference, mil).",
+)
+def botzone_bot(
+    kind: str, seed: int | None, transport: str, keep_running: bool, rules: str
+) -> None:
+    """Play Botzone's Chinese Standard Mahjong: read the judge's requests on stdin, answer on
+    stdout (docs/botzone.md).
+
+    \b
+    Try it:
+      echo '{"requests":["0 1 0"],"responses":[]}' | guobiao botzone-bot
+      {"response": "PASS"}
+    JSON (Botzone's default), one line in, one line out:
+      {"requests":["0 1 0","1 0 0 0 0 W1 W2 ...","3 0 DRAW","3 0 PLAY T5"],
+       "responses":["PASS","PASS","PASS"]}
+      -> {"response": "PASS"}       (or "PENG Y", "CHI M Y", "GANG", "HU")
+    Simple: the turn count n, then requests and my earlier answers alternating:
+      3 / 0 1 0 / PASS / 1 0 0 0 0 W1 W2 ... / PASS / 2 T6   -> PLAY T6
+    With --keep-running the process stays up and reads one request line per turn.
+    Requests: 0 seat quan; 1 f0 f1 f2 f3 <13 tiles> [flowers]; 2 T (I drew);
+    3 p BUHUA H | DRAW | PLAY X | PENG Y | CHI M Y | GANG | BUGANG X.
+    Malformed input: "error: ..." on stderr and exit code 2 (no answer).
+    """
+    from .bots import make_bot
+    from .botzone import run
+    from .rules import TableRules
+
+    table = TableRules(fan_profile=rules, flowers=False)
+    bot = make_bot(kind, seed, table)
+    try:
+        run(bot, sys.stdin, sys.stdout, transport=transport, keep_running=keep_running, rules=table)
+    except ValueError as err:  # ProtocolError, and any request the state cannot take
+        _fail(str(err).replace("\n", " "))
+    except KeyboardInterrupt:
+        sys.exit(130)
+
+
 @main.command()
 def tiles() -> None:
     """Show every tile in each notation (Botzone, compact, 中文, glyph)."""

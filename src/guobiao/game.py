@@ -14,7 +14,13 @@ Phases:
   several wins: the first counter-clockwise from the discarder (第八条二(三)). Seats with no
   choice pass by themselves.
 - ``ROB``: the others may rob an added kong (抢杠和); otherwise the konger draws a replacement.
-- ``OVER``: a win or an exhaustive draw (荒牌: the last tile is drawn and its discard not won).
+- ``OVER``: a win, an exhaustive draw (荒牌: the last tile is drawn and its discard not won) or a
+  forfeit (:meth:`Game.forfeit`, or a wrong win under ``wrong_win="end_hand"``).
+
+With the Botzone rules (:data:`guobiao.rules.BOTZONE`, docs/rules.md §20) the wall is four
+segments (:class:`guobiao.wall.SegmentWall`): each seat draws from its own, the hand is drawn when
+the seat due to draw has an empty segment, and the last tile is the one after which the next
+seat's segment is empty.
 
 Seats are numbered by seat wind: 0 East (the dealer), 1 South, 2 West, 3 North; ``(s + 1) % 4``
 is the next player (下家). Internally tiles are ints and hands counts of 34.
@@ -34,11 +40,20 @@ from .context import WinContext, Wind
 from .hand import Hand
 from .melds import Meld, MeldKind
 from .result import FanResult
-from .rules import COMPETITION, TableRules
+from .rules import COMPETITION, FORFEIT_REASONS, TableRules
 from .settlement import HandOutcome, Penalty, PenaltyKind, settle
 from .shanten import shanten, waits
 from .tiles import TILES, Tile, TileParseError
-from .wall import Deal, Wall, deal, deal_from, deal_from_build, is_tile_set
+from .wall import (
+    Deal,
+    SegmentWall,
+    Wall,
+    deal,
+    deal_botzone,
+    deal_from,
+    deal_from_build,
+    is_tile_set,
+)
 
 __all__ = [
     "PASS",
@@ -137,11 +152,19 @@ class HandResult:
     outcome: HandOutcome
     win_tile: Tile | None = None
     winning_hand: Hand | None = None  # the winner's concealed tiles (winning tile apart) and melds
+    forfeit_seat: int | None = None  # the seat whose foul ended the hand (Game.forfeit)
+    forfeit_reason: str | None = None  # one of rules.FORFEIT_REASONS
 
     @property
     def is_draw(self) -> bool:
-        """荒牌: no one won."""
-        return self.winner is None
+        """荒牌: no one won and no one forfeited."""
+        return self.winner is None and self.forfeit_seat is None
+
+    @property
+    def is_forfeit(self) -> bool:
+        """The hand ended by a foul: a wrong win (``wrong_win="end_hand"``), an illegal action, a
+        time-out or a crash."""
+        return self.forfeit_seat is not None
 
     @property
     def penalties(self) -> tuple[Penalty, ...]:
@@ -150,7 +173,7 @@ class HandResult:
     def summary(self) -> dict[str, Any]:
         """The settlement as plain data (logs, replays)."""
         fans = self.fans.fans if self.fans is not None else ()
-        return {
+        out: dict[str, Any] = {
             "winner": self.winner,
             "discarder": self.discarder,
             "win_tile": str(self.win_tile) if self.win_tile is not None else None,
@@ -164,6 +187,9 @@ class HandResult:
                 for p in self.penalties
             ],
         }
+        if self.forfeit_seat is not None:  # only then, so older records compare equal
+            out["forfeit"] = {"seat": self.forfeit_seat, "reason": self.forfeit_reason}
+        return out
 
     @property
     def self_drawn(self) -> bool:
@@ -188,6 +214,7 @@ class SeatView:
     legal_actions: tuple[Action, ...]  # this seat's choices now (empty if it need not act)
     scores: tuple[int, int, int, int] = (0, 0, 0, 0)  # the hand's deltas once over
     concealed_kongs: tuple[int, ...] = (0, 0, 0, 0)  # each seat's face-down kongs (第七条七(二))
+    segment_remaining: tuple[int, ...] | None = None  # Botzone: tiles left in each seat's segment
 
     @property
     def seat_wind(self) -> Wind:
@@ -221,7 +248,12 @@ class Game:
 
     ``false_wins=True`` lets a seat declare a win that is not legal (for bots and protocols that
     can declare anything): it is judged as 第十四条六 says (错和, 诈和, 有意诈和), the penalty is
-    recorded and play goes on.
+    recorded and play goes on; with ``rules.wrong_win == "end_hand"`` (Botzone) it ends the hand
+    as a forfeit instead: at once on one's own draw; on a discard or an added kong once every seat
+    has answered, the HUs being judged in seat order from the discarder (the first decides).
+
+    ``Game(BOTZONE, seed=...)`` deals a shuffled Botzone wall; ``Game(BOTZONE,
+    deal_=deal_botzone(wall_tiles))`` plays a given one (the judge's ``walltiles``).
     """
 
     def __init__(
@@ -238,7 +270,14 @@ class Game:
         self.false_wins = false_wins
         self.seed = seed
         self.deal = deal_ if deal_ is not None else deal(random.Random(seed), rules)
+        if self.deal.layout != rules.wall_build:
+            raise ValueError(
+                f"a {self.deal.layout!r} deal does not fit rules with wall_build={rules.wall_build!r}"
+            )
+        self._segmented = rules.wall_build == "botzone"
+        self._lenient_kongs = rules.lenient_kongs
         self.history: list[tuple[int, Action]] = []
+        self._forfeit: tuple[int, str] | None = None  # applied after the history (Game.forfeit)
         self._reset()
 
     # -- public state --------------------------------------------------------------------------
@@ -263,7 +302,14 @@ class Game:
 
     @property
     def wall_remaining(self) -> int:
+        """Tiles not yet drawn (Botzone: in all four segments together)."""
         return self._wall.remaining
+
+    def segment_remaining(self, seat: int) -> int:
+        """Botzone: tiles left in ``seat``'s segment of the wall (ValueError for other walls)."""
+        if not isinstance(self._wall, SegmentWall):
+            raise ValueError("only the botzone wall has segments")
+        return self._wall.left[seat]
 
     def hand_of(self, seat: int) -> Hand:
         """A seat's concealed tiles and melds (for referees, logs and tests: not a player view)."""
@@ -304,6 +350,9 @@ class Game:
             last_discard=claimable,
             legal_actions=self.legal_actions(seat),
             scores=result.deltas if result is not None else (0, 0, 0, 0),
+            segment_remaining=(
+                tuple(self._wall.left) if isinstance(self._wall, SegmentWall) else None
+            ),
         )
 
     def tile_census(self) -> dict[str, int]:
@@ -343,8 +392,30 @@ class Game:
             raise
         self.history.append((seat, action))
 
+    def forfeit(self, seat: int, reason: str) -> None:
+        """End the hand by ``seat``'s foul: ``reason`` is one of :data:`FORFEIT_REASONS` ("wrong
+        win", "illegal action", "time-out", "crash"). The seat pays ``rules.forfeit_payment`` to
+        each other player (Botzone: -30 / +10 each); penalties already incurred are settled too.
+
+        For an arena or a judge: the engine itself only forfeits a wrong win under
+        ``wrong_win="end_hand"``. :meth:`undo` takes a forfeit back; :meth:`record` keeps it.
+        """
+        if reason not in FORFEIT_REASONS:
+            raise ValueError(f"reason must be one of {', '.join(FORFEIT_REASONS)}, not {reason!r}")
+        if seat not in range(4):
+            raise ValueError(f"seat {seat} is not a seat 0-3")
+        if self.phase is Phase.OVER:
+            raise IllegalActionError("the hand is over")
+        self._end_forfeit(seat, reason)
+        self._forfeit = (seat, reason)
+
     def undo(self) -> None:
-        """Take back the last action (the hand is rebuilt from its deal and history)."""
+        """Take back the last action (the hand is rebuilt from its deal and history), or the
+        forfeit that ended the hand."""
+        if self._forfeit is not None:
+            self._forfeit = None
+            self._rebuild(self.history)
+            return
         if not self.history:
             raise IllegalActionError("nothing to undo")
         self._rebuild(self.history[:-1])
@@ -365,13 +436,18 @@ class Game:
             "rules": {k: getattr(self.rules, k) for k in self.rules.__slots__},
             "round_wind": self.round_wind.letter,
             "false_wins": self.false_wins,
-            "dice": list(d.dice),
         }
-        if d.build is not None:
-            out["build"] = [str(TILES[t]) for t in d.build]
-        else:
+        if d.layout == "botzone":  # the 136-tile wall string; no dice
             out["wall"] = [str(TILES[t]) for t in d.wall]
+        else:
+            out["dice"] = list(d.dice)
+            if d.build is not None:
+                out["build"] = [str(TILES[t]) for t in d.build]
+            else:
+                out["wall"] = [str(TILES[t]) for t in d.wall]
         out["actions"] = [[seat, str(action)] for seat, action in self.history]
+        if self._forfeit is not None:
+            out["forfeit"] = {"seat": self._forfeit[0], "reason": self._forfeit[1]}
         if self._result is not None:
             out["result"] = self._result.summary()
         return out
@@ -384,17 +460,21 @@ class Game:
             raise ValueError(f"unsupported record version {record.get('version')!r}")
         try:
             rules = TableRules(**record["rules"])
-            dice_list = [int(d) for d in record["dice"]]
+            botzone = rules.wall_build == "botzone"
+            dice_list = [] if botzone else [int(d) for d in record["dice"]]
             walls = record["build"] if "build" in record else record["wall"]
             tiles = [int(Tile.parse(t)) for t in walls]
         except (KeyError, TypeError, ValueError) as err:
             raise ValueError(f"the record's rules, dice or wall cannot be read: {err}") from None
-        if len(dice_list) != 4 or not all(1 <= d <= 6 for d in dice_list):
+        if not botzone and (len(dice_list) != 4 or not all(1 <= d <= 6 for d in dice_list)):
             raise ValueError(f"the record's dice {dice_list} are not four throws of 1-6")
         if not is_tile_set(tiles, rules.flowers):
             raise ValueError("the record's wall is not one set of tiles for its rules (第三条)")
-        dice = (dice_list[0], dice_list[1], dice_list[2], dice_list[3])
-        dealt = deal_from_build(tiles, dice) if "build" in record else deal_from(tiles, dice)
+        if botzone:
+            dealt = deal_botzone(tiles)
+        else:
+            dice = (dice_list[0], dice_list[1], dice_list[2], dice_list[3])
+            dealt = deal_from_build(tiles, dice) if "build" in record else deal_from(tiles, dice)
         game = cls(
             rules,
             record.get("seed"),
@@ -410,6 +490,14 @@ class Game:
                     raise ValueError(
                         f"action {number} ({seat} {text}) does not replay: {err}"
                     ) from None
+            foul = record.get("forfeit")
+            if foul is not None:
+                try:
+                    game.forfeit(int(foul["seat"]), str(foul["reason"]))
+                except (IllegalActionError, KeyError, TypeError, ValueError) as err:
+                    raise ValueError(
+                        f"the record's forfeit {foul} does not replay: {err}"
+                    ) from None
             expected = record.get("result")
             if expected is not None:
                 got = game.result.summary() if game.result is not None else None
@@ -422,12 +510,19 @@ class Game:
     # -- internals: setting up -----------------------------------------------------------------
     def _reset(self) -> None:
         d = self.deal
-        self._wall = Wall(list(d.wall), d.front)
+        self._wall: Wall | SegmentWall = (
+            SegmentWall(list(d.wall)) if self._segmented else Wall(list(d.wall), d.front)
+        )
+        # Botzone: the wall's own per-seat counts (updated in place as it is drawn), else None
+        self._segment_left: list[int] | None = (
+            self._wall.left if isinstance(self._wall, SegmentWall) else None
+        )
         self._seats = [_Seat() for _ in range(4)]
         self._visible = [0] * 34  # copies on the table: discards, exposed melds
         self._pending: dict[int, tuple[Action, ...]] = {}
         self._responses: dict[int, Action] = {}
         self._barred: set[int] = set()  # may not win this hand (第十四条六)
+        self._false_claims: set[int] = set()  # wrong wins declared on a discard (end_hand)
         self._penalties: list[Penalty] = []
         self._result: HandResult | None = None
         self.phase = Phase.ACT
@@ -440,6 +535,11 @@ class Game:
         for seat, tiles in enumerate(d.hands):
             for t in tiles:
                 self._seats[seat].counts[t] += 1
+        if self._segmented:  # Botzone: 13 each, no flowers; the dealer draws its 14th
+            for seat in range(4):
+                self._update_waits(seat)
+            self._draw(0, replacement=False)
+            return
         # 第六条五(六): flowers are replaced dealer first, then South, West, North.
         last = d.hands[0][-1]
         for seat in range(4):
@@ -484,17 +584,25 @@ class Game:
                 if self._wall.remaining == 0:
                     self._exhausted = True
                     return last
-                last = self._wall.draw_replacement()
+                wall = self._wall
+                assert isinstance(wall, Wall)
+                last = wall.draw_replacement()
                 s.counts[last] += 1
 
     # -- internals: turns ---------------------------------------------------------------------
     def _draw(self, seat: int, *, replacement: bool) -> None:
         """Draw for ``seat`` (a kong replacement from the far end); flowers are replaced."""
         wall = self._wall
-        if wall.remaining == 0:
+        if isinstance(wall, SegmentWall):  # Botzone: from one's own segment, replacements too
+            if not wall.left[seat]:  # 荒牌: the seat due to draw has none left
+                self._end_draw()
+                return
+            tile = wall.draw_for(seat)
+        elif wall.remaining == 0:
             self._end_draw()
             return
-        tile = wall.draw_replacement() if replacement else wall.draw()
+        else:
+            tile = wall.draw_replacement() if replacement else wall.draw()
         kong = replacement
         s = self._seats[seat]
         while tile >= 34:  # a flower: show it and draw a replacement (补花)
@@ -503,6 +611,7 @@ class Game:
             if wall.remaining == 0:
                 self._end_draw()
                 return
+            assert isinstance(wall, Wall)
             tile = wall.draw_replacement()
         s.counts[tile] += 1
         self._last_tile = tile
@@ -519,12 +628,22 @@ class Game:
         if after_draw:
             if self._can_win(seat, self._last_tile, self_drawn=True):
                 actions.append(WIN)
-            # 第七条七: kongs need a replacement tile; none right after a chow.
-            if self._wall.remaining > 0 and not self._just_chowed:
+            # 第七条七: kongs need a replacement tile; none right after a chow. Botzone: from
+            # one's own segment, and none on the last tile (the next seat's segment is empty).
+            segments = self._segment_left
+            if segments is None:
+                can_kong = self._wall.remaining > 0
+            else:
+                can_kong = segments[seat] > 0 and segments[(seat + 1) % 4] > 0
+            if can_kong and not self._just_chowed:
                 if 4 in s.counts:
                     actions.extend(_CONCEALED_KONG[t] for t in range(34) if s.counts[t] == 4)
                 for meld in s.melds:  # 第七条七(一): 抓進一張與已經碰的刻子牌相同
-                    if meld.kind is MeldKind.PUNG and meld.tile == self._last_tile:
+                    if meld.kind is MeldKind.PUNG and (
+                        meld.tile == self._last_tile
+                        # the Botzone judge (BUGANG X): the fourth tile may be any one held
+                        or (self._lenient_kongs and s.counts[meld.tile])
+                    ):
                         actions.append(_ADDED_KONG[meld.tile])
         actions.extend(compress(_DISCARD, s.counts))
         self._pending = {seat: tuple(actions)}
@@ -568,7 +687,12 @@ class Game:
     def _open_claims(self, discarder: int, tile: int) -> None:
         """After a discard: what each other seat may claim (第七条五-七, 第八条)."""
         pending: dict[int, tuple[Action, ...]] = {}
-        wall_left = self._wall.remaining > 0  # the last discard may only be won
+        segments = self._segment_left
+        # the last discard may only be won (Botzone: the next seat's segment is empty)
+        if segments is None:
+            wall_left = self._wall.remaining > 0
+        else:
+            wall_left = segments[(discarder + 1) % 4] > 0
         for step in (1, 2, 3):
             seat = (discarder + step) % 4
             s = self._seats[seat]
@@ -579,7 +703,9 @@ class Game:
                 n = s.counts[tile]
                 if n >= 2:
                     actions.append(_PUNG[tile])
-                if n == 3:
+                # a replacement is needed from one's own segment; the Botzone judge accepts the
+                # kong anyway and the hand is then drawn (荒牌)
+                if n == 3 and (segments is None or segments[seat] or self._lenient_kongs):
                     actions.append(_KONG[tile])
                 if step == 1 and tile < 27:  # 吃 only from 上家
                     rank = tile % 9
@@ -626,6 +752,9 @@ class Game:
         ):  # 第八条二(三): the first winner counter-clockwise from the discarder
             seat = (origin + step) % 4
             if responses.get(seat) == WIN:
+                if seat in self._false_claims:  # end_hand: the first HU decides, right or wrong
+                    self._end_forfeit(seat, "wrong win")
+                    return
                 self._finish_win(seat, origin, tile, robbed=self.phase is Phase.ROB)
                 return
         if self.phase is Phase.ROB:
@@ -687,7 +816,13 @@ class Game:
         visible = self._visible[tile]
         # 和绝张: the other three copies are on the table (a discarded winning tile is one of them).
         fourth = visible == (3 if self_drawn else 4) and not robbing
-        last = self._wall.remaining == 0  # 妙手回春 / 海底捞月
+        # 妙手回春 / 海底捞月 (Botzone: the segment of the seat after the drawer or discarder is
+        # empty; both are ``current`` while a win is judged)
+        segments = self._segment_left
+        if segments is None:
+            last = self._wall.remaining == 0
+        else:
+            last = segments[(self.current + 1) % 4] == 0
         kong = self._kong_replacement if self_drawn else robbing
         flowers = len(self._seats[seat].flowers) if self.rules.flowers else 0
         return WinContext(
@@ -771,8 +906,30 @@ class Game:
         self._pending = {}
         self._responses = {}
 
+    def _end_forfeit(self, seat: int, reason: str) -> None:
+        """A foul ends the hand: the seat pays ``forfeit_payment`` to each other player (settled
+        as a 错和-kind penalty; the result names the seat and the reason)."""
+        penalty = Penalty(seat, PenaltyKind.FALSE_WIN, self.rules.forfeit_payment)
+        outcome = HandOutcome(penalties=(*self._penalties, penalty))
+        deltas = settle(outcome, base=self.rules.base, minimum=self.rules.minimum)
+        self._end(
+            HandResult(None, None, None, deltas, outcome, forfeit_seat=seat, forfeit_reason=reason)
+        )
+
     def _false_win(self, seat: int) -> None:
-        """第十四条六: judge a declared win that is not legal; penalise; play on."""
+        """第十四条六: judge a declared win that is not legal; penalise; play on (or, with
+        ``wrong_win="end_hand"``, end the hand as a forfeit)."""
+        if self.rules.wrong_win == "end_hand":
+            if self.phase is Phase.ACT:
+                self._end_forfeit(seat, "wrong win")
+                return
+            # On a discard or an added kong the HUs are judged in seat order from the discarder
+            # (as the Botzone judge does): a legal win nearer the discarder still takes it.
+            self._false_claims.add(seat)
+            self._responses[seat] = WIN
+            if not self.to_act:
+                self._resolve_claims()
+            return
         s = self._seats[seat]
         melds = len(s.melds)
         counts = list(s.counts[:34])  # the hand as declared: 14 - 3·melds tiles

@@ -17,26 +17,39 @@ clockwise around the table, onto the wall of the player on one's left (上家, s
    replacements come from the far end, top tile first.
 
 :class:`Wall` keeps the tiles in live order (position 0 is the first tile dealt) and two ends.
+
+The Botzone variant (``TableRules.wall_build == "botzone"``, docs/rules.md §20) has no dice and no
+stacks: :func:`deal_botzone` cuts a 136-tile wall string into four segments of 34; seat i is dealt
+the 13 tiles at positions 34i+33, 34i+32, ..., 34i+21 and :class:`SegmentWall` hands out its later
+tiles, kong replacements included, from that same end (34i+20 first).
 """
 
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .rules import TableRules
 from .tiles import TILES, Tile
 
 __all__ = [
+    "SEGMENT",
     "Deal",
+    "SegmentWall",
     "Wall",
     "deal",
+    "deal_botzone",
     "deal_from",
     "deal_from_build",
     "is_tile_set",
     "second_thrower",
     "shuffled_tiles",
 ]
+
+
+SEGMENT = 34
+"""Tiles in each seat's segment of the Botzone wall."""
 
 
 def shuffled_tiles(rng: random.Random, flowers: bool = True) -> list[int]:
@@ -105,6 +118,33 @@ class Wall:
         return self.tiles[position]
 
 
+class SegmentWall:
+    """The Botzone wall: four segments of 34, each seat drawing only from the end of its own.
+
+    ``left[seat]`` counts the tiles still in that seat's segment; the next one for seat i is at
+    position ``34 * i + left[i] - 1``. ``remaining`` is the total in all four segments.
+    """
+
+    __slots__ = ("left", "remaining", "tiles")
+
+    def __init__(self, tiles: list[int], dealt: int = 13) -> None:
+        if len(tiles) != 4 * SEGMENT:
+            raise ValueError(f"a Botzone wall has {4 * SEGMENT} tiles, not {len(tiles)}")
+        self.tiles = tiles
+        self.left = [SEGMENT - dealt] * 4
+        self.remaining = 4 * (SEGMENT - dealt)
+
+    def draw_for(self, seat: int) -> int:
+        """The next tile of ``seat``'s segment (a draw or a kong replacement)."""
+        n = self.left[seat]
+        if n <= 0:
+            raise IndexError(f"seat {seat}'s segment of the wall is empty")
+        n -= 1
+        self.left[seat] = n
+        self.remaining -= 1
+        return self.tiles[SEGMENT * seat + n]
+
+
 @dataclass(frozen=True, slots=True)
 class Deal:
     """A recorded deal: enough to rebuild the hand exactly (replays)."""
@@ -115,6 +155,8 @@ class Deal:
     front: int  # the next live position after the deal
     build: tuple[int, ...] | None = None  # the walls as built (seat by seat, stack by stack,
     # top then bottom) before the dice; None when the deal was given in live order
+    layout: str = "dice"  # the rules' wall_build: "dice", or "botzone" (``wall`` is then the
+    # 136-tile wall string as the judge gives it, ``dice`` (0, 0, 0, 0) and ``front`` 0)
 
     @property
     def second_thrower(self) -> int:
@@ -142,8 +184,11 @@ def _live_order(stacks: list[list[tuple[int, int]]], thrower: int, count: int) -
 
 
 def deal(rng: random.Random, rules: TableRules) -> Deal:
-    """Shuffle, build the four walls, throw the dice and deal (第六条五)."""
+    """Shuffle, build the four walls, throw the dice and deal (第六条五); with the Botzone rules,
+    shuffle a 136-tile wall string and deal it as the judge does (:func:`deal_botzone`)."""
     tiles = shuffled_tiles(rng, rules.flowers)
+    if rules.wall_build == "botzone":
+        return deal_botzone(tiles)
     dice = (rng.randint(1, 6), rng.randint(1, 6), rng.randint(1, 6), rng.randint(1, 6))
     return deal_from_build(tiles, dice)
 
@@ -185,3 +230,18 @@ def deal_from(order: list[int], dice: tuple[int, int, int, int]) -> Deal:
     hands[2].append(order[b])
     hands[3].append(order[b + 1])
     return Deal(dice, tuple(order), tuple(tuple(h) for h in hands), c + 1)
+
+
+def deal_botzone(tiles: Sequence[int]) -> Deal:
+    """The Botzone deal of a 136-tile wall string (the judge's ``walltiles``, as tile ints).
+
+    Segment i is positions 34i to 34i+33; seat i (0 East, the dealer) is dealt 13 tiles from its
+    end, 34i+33 first, and later draws on from there (:class:`SegmentWall`). No dice are thrown.
+    """
+    wall = [int(t) for t in tiles]
+    if len(wall) != 4 * SEGMENT or not is_tile_set(wall, flowers=False):
+        raise ValueError("a Botzone wall is one set of 136 tiles without flowers")
+    hands = tuple(
+        tuple(wall[SEGMENT * seat + SEGMENT - 1 - k] for k in range(13)) for seat in range(4)
+    )
+    return Deal((0, 0, 0, 0), tuple(wall), hands, 0, None, "botzone")

@@ -1,0 +1,133 @@
+"""Single Botzone-variant hands per second through the RL environment (issue 6, item 5).
+
+    python benchmarks/env.py [-n 2000] [--seed 1] [--profile]
+
+One process, ``rules=BOTZONE``. Each hand is one episode of the PettingZoo AEC environment
+(``guobiao.env.aec``): every step takes the acting agent's observation and action mask
+(``env.last()``) and plays a uniformly random index among the mask's legal ones. The reference is
+157 games/s: the figure the issue quotes for the existing Python environment driving the C++ fan
+calculator, on this machine class (not measured here). The issue asks for 5 × 157 = 785 hands/s.
+
+The second reference, measured in the same run, is the raw engine alone: ``Game(BOTZONE, seed)``
+and uniformly random legal actions (``random.choice(game.legal_actions(seat))``), no observation
+or mask. ``--profile`` runs the environment loop under pyinstrument and prints where the time
+goes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import platform
+import random
+import sys
+import time
+
+import numpy as np
+
+from guobiao.env.aec import raw_env
+from guobiao.env.parallel import parallel_env
+from guobiao.game import Game
+from guobiao.rules import BOTZONE
+
+REFERENCE = 157.0  # games/s, the issue's figure for the Python environment + C++ calculator
+
+
+def env_hands(n: int, seed: int) -> tuple[float, int]:
+    env = raw_env(BOTZONE, seed)
+    rng = np.random.default_rng(seed)
+    steps = 0
+    start = time.perf_counter()
+    for _ in range(n):
+        env.reset()
+        while env.agents:
+            obs, _, terminated, _, _ = env.last()
+            if terminated:
+                env.step(None)
+                continue
+            legal = np.flatnonzero(obs["action_mask"])
+            env.step(int(legal[rng.integers(len(legal))]))
+            steps += 1
+    return n / (time.perf_counter() - start), steps
+
+
+def parallel_hands(n: int, seed: int) -> float:
+    env = parallel_env(BOTZONE, seed)
+    rng = np.random.default_rng(seed)
+    start = time.perf_counter()
+    for _ in range(n):
+        observations, _ = env.reset()
+        while env.agents:
+            actions = {}
+            for agent, obs in observations.items():
+                legal = np.flatnonzero(obs["action_mask"])
+                if len(legal):
+                    actions[agent] = int(legal[rng.integers(len(legal))])
+            observations, *_ = env.step(actions)
+    return n / (time.perf_counter() - start)
+
+
+def engine_hands(n: int, seed: int) -> tuple[float, int]:
+    rng = random.Random(seed)
+    seeds = random.Random(seed)
+    steps = 0
+    start = time.perf_counter()
+    for _ in range(n):
+        game = Game(BOTZONE, seeds.randrange(2**63))
+        while not game.is_over:
+            seat = game.to_act[0]
+            game.act(seat, rng.choice(game.legal_actions(seat)))
+            steps += 1
+    return n / (time.perf_counter() - start), steps
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("-n", type=int, default=2000, help="hands (2000)")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--profile", action="store_true", help="profile the env loop (pyinstrument)"
+    )
+    args = parser.parse_args(argv)
+
+    if args.profile:
+        from pyinstrument import Profiler
+
+        profiler = Profiler()
+        profiler.start()
+        env_hands(args.n, args.seed)
+        profiler.stop()
+        print(profiler.output_text(unicode=False, color=False, show_all=False))
+        return 0
+
+    env_rate, env_steps = env_hands(args.n, args.seed)
+    par_rate = parallel_hands(args.n, args.seed)
+    engine_rate, engine_steps = engine_hands(args.n, args.seed)
+    print(
+        f"machine: {platform.machine()}, {platform.processor() or 'cpu'}, Python {platform.python_version()}"
+    )
+    print(
+        f"{args.n} single Botzone-variant hands (rules=BOTZONE), random legal actions, one process"
+    )
+    print(
+        f"AEC env, observation + mask every step: {env_rate:.0f} hands/s "
+        f"({env_steps / args.n:.1f} steps/hand), ratio to {REFERENCE:.0f} games/s: "
+        f"{env_rate / REFERENCE:.2f} (target 5.00)"
+    )
+    print(
+        f"Parallel env, every seat's observation + mask every step: {par_rate:.0f} hands/s, "
+        f"ratio {par_rate / REFERENCE:.2f}"
+    )
+    print(
+        f"engine alone (Game + random legal actions): {engine_rate:.0f} hands/s "
+        f"({engine_steps / args.n:.1f} actions/hand), ratio {engine_rate / REFERENCE:.2f}"
+    )
+    print(f"env / engine: {env_rate / engine_rate:.2f}")
+    print(
+        f"reference: {REFERENCE:.0f} games/s, the issue's figure for the existing Python "
+        "environment + C++ calculator on this machine class"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

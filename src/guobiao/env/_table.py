@@ -1,0 +1,122 @@
+"""What the environments share: one hand of guobiao, the four seats' observation buffers and
+masks, and the step from an action index to the engine."""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Final
+
+import numpy as np
+import numpy.typing as npt
+from gymnasium import spaces
+
+from ..game import Game, IllegalActionError
+from ..rules import COMPETITION, TableRules
+from ..wall import Deal
+from .observation import OBS_SIZE, Encoder, observation_bounds
+from .spaces import N_ACTIONS, MaskBuilder
+
+__all__ = ["AGENTS", "ILLEGAL_ACTIONS", "Table", "action_space", "observation_space"]
+
+AGENTS: Final = ("player_0", "player_1", "player_2", "player_3")
+"""The agents by seat: ``player_0`` is East (the dealer), then South, West, North."""
+
+ILLEGAL_ACTIONS: Final = ("raise", "forfeit")
+"""What an action outside the mask does: raise :class:`~guobiao.game.IllegalActionError`, or end
+the hand as a forfeit by that seat (``Game.forfeit(seat, "illegal action")``: it pays
+``rules.forfeit_payment`` to each other seat, as the Botzone judge rules)."""
+
+Observation = dict[str, npt.NDArray[Any]]
+
+
+def observation_space() -> spaces.Dict:
+    low, high = observation_bounds()
+    return spaces.Dict(
+        {
+            "observation": spaces.Box(low, high, shape=(OBS_SIZE,), dtype=np.int16),
+            "action_mask": spaces.Box(0, 1, shape=(N_ACTIONS,), dtype=np.int8),
+        }
+    )
+
+
+def action_space() -> spaces.Discrete:
+    return spaces.Discrete(N_ACTIONS)
+
+
+class Table:
+    """One hand being played, with per-seat buffers filled in place."""
+
+    def __init__(self, rules: TableRules = COMPETITION, illegal_action: str = "raise") -> None:
+        if illegal_action not in ILLEGAL_ACTIONS:
+            raise ValueError(
+                f"illegal_action must be one of {ILLEGAL_ACTIONS}, not {illegal_action!r}"
+            )
+        self.rules = rules
+        self.illegal_action = illegal_action
+        self.game = Game(rules, 0)
+        self.encoders = [Encoder() for _ in range(4)]
+        self.masks = [bytearray(N_ACTIONS) for _ in range(4)]
+        self.mask_arrays = [np.frombuffer(m, dtype=np.int8) for m in self.masks]
+        self.builders = [MaskBuilder() for _ in range(4)]
+        self.filled = [-1, -1, -1, -1]  # the state version each seat's buffers were filled at
+        self.version = 0
+        self.seeds = random.Random()
+
+    def seed(self, seed: int | None) -> None:
+        """Reseed the generator of hand seeds (``None``: from the operating system)."""
+        self.seeds = random.Random(seed)
+
+    def new_hand(self, seed: int | None = None, deal_: Deal | None = None) -> int:
+        """Deal a new hand: with ``seed``, or the next seed of the generator; or play the given
+        deal (``deal_``, e.g. ``wall.deal_botzone(tiles)``). Returns the seed."""
+        if seed is None:
+            seed = self.seeds.randrange(2**63)
+        self.game = Game(self.rules, seed, deal_=deal_)
+        for encoder in self.encoders:
+            encoder.reset()
+        self.version += 1
+        return seed
+
+    def refresh(self, seat: int) -> None:
+        """Fill ``seat``'s observation and mask from its view, unless they are current."""
+        if self.filled[seat] == self.version:
+            return
+        view = self.game.view(seat)
+        self.encoders[seat].encode(view)
+        claimed = view.last_discard
+        self.builders[seat].fill(
+            self.masks[seat], view.legal_actions, None if claimed is None else int(claimed)
+        )
+        self.filled[seat] = self.version
+
+    def observe(self, seat: int) -> Observation:
+        """A copy of ``seat``'s observation and mask now."""
+        self.refresh(seat)
+        return {
+            "observation": self.encoders[seat].array.copy(),
+            "action_mask": self.mask_arrays[seat].copy(),
+        }
+
+    def mask(self, seat: int) -> npt.NDArray[np.int8]:
+        self.refresh(seat)
+        return self.mask_arrays[seat].copy()
+
+    def play(self, seat: int, index: int) -> None:
+        """Apply ``seat``'s action by index (an index outside its mask: see ``illegal_action``)."""
+        if self.filled[seat] != self.version:
+            self.refresh(seat)
+        action = self.builders[seat].actions.get(int(index))
+        if action is None:
+            if self.illegal_action == "raise" or seat not in self.game.to_act:
+                legal = sorted(self.builders[seat].actions)
+                raise IllegalActionError(
+                    f"action {index} is not legal for seat {seat} now (legal: {legal})"
+                )
+            self.game.forfeit(seat, "illegal action")
+        else:
+            self.game.act(seat, action)
+        self.version += 1
+
+    def rewards(self) -> tuple[int, int, int, int]:
+        result = self.game.result
+        return result.deltas if result is not None else (0, 0, 0, 0)

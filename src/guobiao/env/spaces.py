@@ -1,0 +1,169 @@
+"""The fixed action space of the environments: 235 discrete actions.
+
+==========  =====  ===========================================================================
+indices     count  action
+==========  =====  ===========================================================================
+0-33        34     discard tile ``t`` (tile ids 0-33: W1-W9, B1-B9, T1-T9, F1-F4, J1-J3)
+34-96       63     chow ``34 + 3·c + p``: chow ``c`` (0-20) with the claimed tile at position
+                   ``p`` (0 low, 1 middle, 2 high)
+97-130      34     pung of tile ``t`` (``97 + t``)
+131-164     34     kong of a discard (明杠) of tile ``t`` (``131 + t``)
+165-198     34     concealed kong (暗杠) of tile ``t`` (``165 + t``)
+199-232     34     added kong (加杠) of tile ``t`` (``199 + t``)
+233         1      win (和)
+234         1      pass
+==========  =====  ===========================================================================
+
+The 21 chows: suit ``s`` (0 万 W, 1 饼 B, 2 条 T) and lowest rank ``r`` (0-6, i.e. 1-7) give
+``c = 7·s + r``; the chow is tiles ``9·s + r``, ``+1``, ``+2``. A guobiao chow
+:class:`~guobiao.game.Action` names only its lowest tile, so its index needs the claimed tile
+too (the discard on the table, ``SeatView.last_discard``); the index names both.
+
+:func:`action_index` maps an action to its index, :func:`index_action` maps back, and
+:class:`MaskBuilder` turns ``Game.legal_actions(seat)`` into the ``int8`` mask (and remembers
+which engine action each set index stands for, so acting passes the engine its own object).
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from ..game import Action, ActionKind
+from ..tiles import TILES
+
+__all__ = [
+    "ADDED_KONG",
+    "CHOW",
+    "CONCEALED_KONG",
+    "DISCARD",
+    "KONG",
+    "N_ACTIONS",
+    "PASS_INDEX",
+    "PUNG",
+    "WIN_INDEX",
+    "action_index",
+    "chow_index",
+    "describe",
+    "index_action",
+]
+
+DISCARD: Final = 0
+CHOW: Final = 34
+PUNG: Final = CHOW + 63
+KONG: Final = PUNG + 34
+CONCEALED_KONG: Final = KONG + 34
+ADDED_KONG: Final = CONCEALED_KONG + 34
+WIN_INDEX: Final = ADDED_KONG + 34
+PASS_INDEX: Final = WIN_INDEX + 1
+N_ACTIONS: Final = PASS_INDEX + 1
+"""235 actions in all."""
+
+_BASE: Final = {
+    ActionKind.DISCARD: DISCARD,
+    ActionKind.PUNG: PUNG,
+    ActionKind.KONG: KONG,
+    ActionKind.CONCEALED_KONG: CONCEALED_KONG,
+    ActionKind.ADDED_KONG: ADDED_KONG,
+}
+
+# every tile action but chows, and win and pass, by value (equal actions hash equal)
+_INDEX: Final[dict[Action, int]] = {
+    Action(kind, TILES[t]): base + t for kind, base in _BASE.items() for t in range(34)
+}
+_INDEX[Action(ActionKind.WIN)] = WIN_INDEX
+_INDEX[Action(ActionKind.PASS)] = PASS_INDEX
+# a chow's lowest tile -> the index of its chow with the claimed tile lowest (p = 0)
+_CHOW_LOW: Final[dict[Action, int]] = {
+    Action(ActionKind.CHOW, TILES[9 * s + r]): CHOW + 3 * (7 * s + r)
+    for s in range(3)
+    for r in range(7)
+}
+
+_ACTIONS: Final[tuple[Action, ...]] = (
+    *(Action(ActionKind.DISCARD, TILES[t]) for t in range(34)),
+    *(Action(ActionKind.CHOW, TILES[9 * (c // 7) + c % 7]) for c in range(21) for _ in range(3)),
+    *(Action(kind, TILES[t]) for kind in list(_BASE)[1:] for t in range(34)),
+    Action(ActionKind.WIN),
+    Action(ActionKind.PASS),
+)
+assert len(_ACTIONS) == N_ACTIONS
+
+
+def chow_index(low: int, claimed: int) -> int:
+    """The index of the chow with lowest tile ``low`` claiming ``claimed`` (ValueError if none)."""
+    if not 0 <= low < 27 or low % 9 > 6 or not 0 <= claimed - low <= 2:
+        raise ValueError(f"no chow from {low} claims {claimed}")
+    return CHOW + 3 * (7 * (low // 9) + low % 9) + claimed - low
+
+
+def action_index(action: Action, claimed: int | None = None) -> int:
+    """The index of ``action``; a chow needs ``claimed``, the discard it takes (ValueError if it
+    is missing or does not fit the chow)."""
+    index = _INDEX.get(action)
+    if index is not None:
+        return index
+    base = _CHOW_LOW.get(action)
+    if base is None:
+        raise ValueError(f"{action} is not in the action space")
+    assert action.tile is not None
+    if claimed is None or not 0 <= claimed - action.tile <= 2:
+        raise ValueError(f"{action} needs the claimed tile (a tile of the chow), not {claimed}")
+    return base + claimed - int(action.tile)
+
+
+def index_action(index: int) -> Action:
+    """The guobiao action of an index (a chow's position of the claimed tile is dropped: the
+    engine's chow names only its lowest tile)."""
+    if not 0 <= index < N_ACTIONS:
+        raise ValueError(f"action index {index} is not in 0-{N_ACTIONS - 1}")
+    return _ACTIONS[index]
+
+
+def describe(index: int) -> str:
+    """A readable name: ``discard W5``, ``chow W3W4W5 claiming W4``, ``pung F1``, ``win``."""
+    action = index_action(index)
+    if action.kind is ActionKind.CHOW:
+        assert action.tile is not None
+        return f"{action} claiming {TILES[int(action.tile) + (index - CHOW) % 3]}"
+    return str(action)
+
+
+class MaskBuilder:
+    """Fills a preallocated ``int8`` mask from a tuple of legal actions and remembers, per set
+    index, the engine's own action object.
+
+    Actions are looked up by identity first (the engine hands out the same objects every time;
+    each one is kept referenced here, so its id cannot be reused), by value otherwise.
+    """
+
+    __slots__ = ("_by_id", "actions")
+
+    def __init__(self) -> None:
+        self._by_id: dict[int, tuple[Action, int]] = {}
+        self.actions: dict[int, Action] = {}  # the set indices of the last fill -> engine action
+
+    def index(self, action: Action, claimed: int | None) -> int:
+        if action.kind is ActionKind.CHOW:
+            return action_index(action, claimed)
+        hit = self._by_id.get(id(action))
+        if hit is not None:
+            return hit[1]
+        index = action_index(action)
+        if len(self._by_id) < 4096:
+            self._by_id[id(action)] = (action, index)
+        return index
+
+    def fill(self, mask: bytearray, legal: tuple[Action, ...], claimed: int | None) -> None:
+        """Zero ``mask`` (a bytearray of :data:`N_ACTIONS`) and set the legal indices."""
+        mask[:] = _ZEROS
+        actions: dict[int, Action] = {}
+        by_id = self._by_id
+        for action in legal:
+            hit = by_id.get(id(action))
+            index = hit[1] if hit is not None else self.index(action, claimed)
+            mask[index] = 1
+            actions[index] = action
+        self.actions = actions
+
+
+_ZEROS: Final = bytes(N_ACTIONS)
