@@ -772,6 +772,93 @@ def botzone_bot(
 
 
 @main.command()
+@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
+@click.option("--port", type=click.IntRange(1, 65535), default=8000, show_default=True)
+@click.option(
+    "--data",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=Path("guobiao-web"),
+    show_default=True,
+    help="Directory of the rooms database (rooms.sqlite3); a restart resumes every table.",
+)
+@click.option(
+    "--turn", type=click.FloatRange(0.01), default=15.0, show_default=True, help="Seconds per turn."
+)
+@click.option(
+    "--first-discard",
+    type=click.FloatRange(0.01),
+    default=30.0,
+    show_default=True,
+    help="Seconds for the dealer's first discard.",
+)
+@click.option(
+    "--claim",
+    type=click.FloatRange(0.01),
+    default=5.0,
+    show_default=True,
+    help="Seconds of the claim window.",
+)
+@click.option(
+    "--grace",
+    type=click.FloatRange(0),
+    default=30.0,
+    show_default=True,
+    help="Seconds before a bot plays a disconnected player.",
+)
+@click.option(
+    "--bot-delay",
+    type=click.FloatRange(0),
+    default=0.6,
+    show_default=True,
+    help="Seconds bots wait before acting.",
+)
+@click.option(
+    "--between-hands",
+    type=click.FloatRange(0),
+    default=8.0,
+    show_default=True,
+    help="Seconds between hands.",
+)
+def serve(
+    host: str,
+    port: int,
+    data: Path,
+    turn: float,
+    first_discard: float,
+    claim: float,
+    grace: float,
+    bot_delay: float,
+    between_hands: float,
+) -> None:
+    """Play in the browser: a lobby, tables with people and bots, 16-hand sessions
+    (docs/web.md). Needs the web extra: pip install 'guobiao[web]'.
+
+    \b
+    Try it:
+      guobiao serve --port 8000        then open http://127.0.0.1:8000/
+    """
+    try:
+        import uvicorn
+
+        from .server.app import create_app
+        from .server.rooms import Limits
+    except ImportError as err:
+        _fail(f"guobiao serve needs the web extra (pip install 'guobiao[web]'): {err}")
+    limits = Limits(
+        first_discard=first_discard,
+        turn=turn,
+        claim=claim,
+        grace=grace,
+        bot_delay=bot_delay,
+        between_hands=between_hands,
+    )
+    data.mkdir(parents=True, exist_ok=True)
+    app = create_app(data / "rooms.sqlite3", limits=limits)
+    click.echo(f"guobiao: http://{host}:{port}/ (data in {data})", err=True)
+    uvicorn.run(app, host=host, port=port, log_level="warning")
+
+
+@main.command()
 def tiles() -> None:
     """Show every tile in each notation (Botzone, compact, 中文, glyph)."""
     table = Table(show_header=True, header_style="bold")

@@ -1,0 +1,217 @@
+"""The WebSocket message protocol of ``guobiao serve`` (docs/web.md): what goes over the wire.
+
+Plain data only (no web framework): a seat's view as JSON (:func:`view_json`), the view a
+spectator gets (:func:`spectator_view`: no concealed tile of anyone), the hint panel
+(:func:`hints`), a hand's end (:func:`hand_end_json`), and the one reader of client messages
+(:func:`parse_client_message`), which refuses anything that is not a well-formed message.
+
+Client → server (JSON text frames):
+
+- ``{"type": "action", "action": "discard W5"}`` (``str(Action)``: ``discard W5``, ``chow W3W4W5``,
+  ``pung F1``, ``kong J1``, ``concealed_kong W1``, ``added_kong B2``, ``win``, ``pass``)
+- ``{"type": "ping"}`` → ``{"type": "pong"}``
+
+Server → client: ``welcome``, ``state``, ``event``, ``timeout``, ``hand_end``, ``session_end``,
+``error``, ``pong`` (see docs/web.md).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, replace
+from typing import Any, Final
+
+from ..game import Action, ActionKind, Game, HandResult, Phase, SeatView
+from ..melds import Meld
+from ..shanten import discard_options, shanten, useful_tiles, waits
+from ..tiles import TILES, Tile
+
+__all__ = [
+    "CLIENT_TYPES",
+    "MAX_MESSAGE",
+    "ClientMessage",
+    "ProtocolError",
+    "action_json",
+    "hand_end_json",
+    "hints",
+    "meld_json",
+    "parse_client_message",
+    "spectator_view",
+    "tile_table",
+    "view_json",
+]
+
+MAX_MESSAGE: Final = 1024
+"""Longest client message accepted (characters); a longer one is refused unread."""
+
+CLIENT_TYPES: Final = ("action", "ping")
+
+
+class ProtocolError(ValueError):
+    """A client message that cannot be read: ``code`` is sent back in the error reply."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+@dataclass(frozen=True, slots=True)
+class ClientMessage:
+    type: str
+    action: Action | None = None
+
+
+def parse_client_message(text: str) -> ClientMessage:
+    """Read one client frame; raise :class:`ProtocolError` for anything malformed."""
+    if len(text) > MAX_MESSAGE:
+        raise ProtocolError("too_long", f"a message is at most {MAX_MESSAGE} characters")
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError):
+        raise ProtocolError("bad_json", "the message is not JSON") from None
+    if not isinstance(data, dict):
+        raise ProtocolError("bad_message", "a message is a JSON object")
+    kind = data.get("type")
+    if kind not in CLIENT_TYPES:
+        raise ProtocolError("bad_message", f"type must be one of {', '.join(CLIENT_TYPES)}")
+    if kind == "ping":
+        return ClientMessage("ping")
+    text_action = data.get("action")
+    if not isinstance(text_action, str) or not text_action.strip():
+        raise ProtocolError("bad_message", 'an action message needs "action": "discard W5" etc.')
+    try:
+        action = Action.parse(text_action)
+    except ValueError as err:
+        raise ProtocolError("bad_action", str(err)) from None
+    return ClientMessage("action", action)
+
+
+def tile_table() -> dict[str, dict[str, str]]:
+    """Every tile's names for the page: Botzone name → glyph, 中文, compact."""
+    return {str(t): {"glyph": t.glyph, "zh": t.chinese, "compact": t.compact} for t in TILES}
+
+
+def _tiles(tiles: tuple[Tile, ...] | list[Tile]) -> list[str]:
+    return [str(t) for t in tiles]
+
+
+def meld_json(meld: Meld) -> dict[str, Any]:
+    return {
+        "kind": meld.kind.value,
+        "tiles": _tiles(meld.tiles),
+        "offered_by": meld.offered_by,
+        "claimed": str(meld.claimed) if meld.claimed is not None else None,
+    }
+
+
+def action_json(action: Action) -> str:
+    return str(action)
+
+
+def view_json(
+    view: SeatView, flowers: tuple[tuple[Tile, ...], ...] | None = None
+) -> dict[str, Any]:
+    """A :class:`SeatView` as JSON. ``flowers``: the flower tiles each seat has shown (public)."""
+    return {
+        "seat": view.seat,
+        "round_wind": view.round_wind.letter,
+        "phase": view.phase.value,
+        "current": view.current,
+        "hand": _tiles(view.hand),
+        "drawn": str(view.drawn) if view.drawn is not None else None,
+        "melds": [[meld_json(m) for m in seat] for seat in view.melds],
+        "concealed_kongs": list(view.concealed_kongs),
+        "discards": [_tiles(pool) for pool in view.discards],
+        "flowers": [_tiles(f) for f in flowers] if flowers is not None else None,
+        "flower_counts": list(view.flowers),
+        "wall_remaining": view.wall_remaining,
+        "last_discard": str(view.last_discard) if view.last_discard is not None else None,
+        "legal_actions": [str(a) for a in view.legal_actions],
+        "scores": list(view.scores),
+    }
+
+
+def spectator_view(game: Game) -> SeatView:
+    """What a spectator sees: every seat's exposed melds and discards, no concealed tile at all
+    (no hand, and the concealed kongs face down for every seat until the hand is over)."""
+    base = game.view(0)
+    other = game.view(1)  # seat 0's melds as another seat sees them (concealed kongs hidden)
+    return replace(
+        base,
+        seat=-1,
+        hand=(),
+        drawn=None,
+        legal_actions=(),
+        melds=(other.melds[0], *base.melds[1:]),
+    )
+
+
+def hints(view: SeatView) -> dict[str, Any] | None:
+    """The hint panel of a seat (from its own view only): shanten, and either the best discards
+    (with their useful tiles and how many are live) or the useful tiles / waits of a 13-form hand;
+    ``unseen``: copies of each of the 34 kinds this seat has not seen."""
+    if view.phase is Phase.OVER or view.seat < 0:
+        return None
+    counts = [0] * 34
+    for t in view.hand:
+        counts[t] += 1
+    melds = len(view.melds[view.seat])
+    visible = view.visible_counts()
+    unseen = [max(0, 4 - counts[t] - visible[t]) for t in range(34)]
+    try:
+        if len(view.hand) % 3 == 2:
+            options = discard_options(counts, melds, visible)
+            return {
+                "shanten": options[0].shanten if options else shanten(counts, melds),
+                "discards": [
+                    {
+                        "tile": str(o.tile),
+                        "shanten": o.shanten,
+                        "useful": _tiles(o.useful),
+                        "live": o.live,
+                    }
+                    for o in options[:6]
+                ],
+                "useful": [],
+                "waits": [],
+                "unseen": unseen,
+            }
+        distance = shanten(counts, melds)
+        useful = useful_tiles(counts, melds)
+        ready = waits(counts, melds) if distance == 0 else []
+        return {
+            "shanten": distance,
+            "discards": [],
+            "useful": [{"tile": str(TILES[t]), "live": unseen[t]} for t in useful],
+            "waits": [{"tile": str(TILES[t]), "live": unseen[t]} for t in ready],
+            "unseen": unseen,
+        }
+    except ValueError:  # a hand size the shanten tables do not take (cannot happen in play)
+        return None
+
+
+def hand_end_json(result: HandResult, names_by_seat: list[str]) -> dict[str, Any]:
+    """The settlement of a hand: the fan breakdown (中文, English, points), deltas, the winner's
+    hand (shown at a win, 第八条), or a draw / forfeit."""
+    out = result.summary()
+    winning: dict[str, Any] | None = None
+    if result.winning_hand is not None:
+        hand = result.winning_hand
+        winning = {
+            "concealed": _tiles(hand.concealed),
+            "melds": [meld_json(m) for m in hand.melds],
+            "flowers": _tiles(hand.flowers),
+        }
+    out["winning_hand"] = winning
+    out["names"] = names_by_seat
+    out["self_drawn"] = result.self_drawn
+    out["draw"] = result.is_draw
+    return out
+
+
+def public_action(action: Action) -> Action:
+    """An action as the other seats may learn it: a concealed kong's tile is face down."""
+    if action.kind is ActionKind.CONCEALED_KONG:
+        return Action(ActionKind.CONCEALED_KONG)
+    return action

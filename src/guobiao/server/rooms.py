@@ -1,0 +1,659 @@
+"""Rooms: one table of four places playing a 16-hand session, as the server's only authority.
+
+Pure Python (no web framework, no clock of its own): every method that depends on time takes
+``now`` (seconds, :func:`time.monotonic` in the server), so tests drive time by hand.
+
+- A room has four *places* (A B C D: the players seated E S W N at the session's first hand; the
+  seats then rotate as :func:`guobiao.session.seating` says). A place is empty, a person (with a
+  secret join token) or a bot.
+- :meth:`Room.act` validates a person's message against ``game.legal_actions(seat)``: anything
+  else is a :class:`RoomError` and changes nothing.
+- :meth:`Room.poll` moves the table on: bots act (after ``bot_delay``), a person who lets their
+  time run out is acted for (:func:`default_action`: pass on a claim, discard the drawn tile or
+  else the last tile of the hand), a disconnected person is played by a bot after ``grace``, the
+  next hand starts ``between_hands`` after a hand ends.
+- :meth:`Room.to_dict` / :meth:`Room.from_dict`: the whole room as JSON (every hand's
+  ``Game.record()``), so that a restarted server resumes it where it stood.
+"""
+
+from __future__ import annotations
+
+import random
+import secrets
+from dataclasses import asdict, dataclass, field
+from typing import Any, Final, Literal
+
+from ..bots import BOT_KINDS, Bot, make_bot
+from ..game import PASS, Action, ActionKind, Game, IllegalActionError, Phase
+from ..rules import COMPETITION
+from ..session import Session
+from .protocol import hand_end_json, hints, public_action, spectator_view, view_json
+
+__all__ = [
+    "PLACES",
+    "Limits",
+    "Lobby",
+    "Notice",
+    "Place",
+    "Room",
+    "RoomError",
+    "default_action",
+]
+
+PLACES: Final = ("A", "B", "C", "D")
+"""Session player ids of the four places (seated E S W N at the first hand)."""
+
+ROOM_VERSION: Final = 1
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    """Time limits (第七条四, 六) and the server's other knobs, in seconds."""
+
+    first_discard: float = 30.0  # the dealer's first discard
+    turn: float = 15.0  # every other turn (draw → discard / kong / win)
+    claim: float = 5.0  # the claim window on a discard or an added kong
+    grace: float = 30.0  # a disconnected person is played by a bot after this
+    bot_delay: float = 0.6  # bots wait this long before acting (so people can follow)
+    between_hands: float = 8.0  # the fan breakdown stays up this long before the next hand
+    rate: int = 20  # client messages per second per connection; more are refused
+    max_rooms: int = 1000  # rooms not yet over; creating more is refused
+
+
+class RoomError(Exception):
+    """A refused request: ``code`` for clients, ``message`` for people. Nothing changed."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+@dataclass(frozen=True, slots=True)
+class Notice:
+    """A message for clients: ``to`` one place (0-3), the spectators (-1), or everyone (``None``,
+    spectators included)."""
+
+    message: dict[str, Any]
+    to: int | None = None
+
+
+@dataclass(slots=True)
+class Place:
+    name: str = ""
+    kind: Literal["empty", "human", "bot"] = "empty"
+    token: str = ""
+    bot_kind: str = "efficiency"
+    connections: int = 0  # open sockets
+    left_at: float | None = None  # when the last socket closed (None: connected)
+
+    def public(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "kind": self.kind,
+            "bot_kind": self.bot_kind if self.kind == "bot" else None,
+            "connected": self.kind == "bot" or self.connections > 0,
+        }
+
+
+def default_action(game: Game, seat: int) -> Action:
+    """What the server does for a seat whose time ran out: pass on a claim (or a robbing
+    chance); discard the drawn tile; with no drawn tile (after a claim) the last tile of the
+    sorted hand."""
+    legal = game.legal_actions(seat)
+    if not legal:
+        raise ValueError(f"seat {seat} has nothing to do")
+    if PASS in legal:
+        return PASS
+    view = game.view(seat)
+    if view.drawn is not None:
+        drawn = Action(ActionKind.DISCARD, view.drawn)
+        if drawn in legal:
+            return drawn
+    discards = [a for a in legal if a.kind is ActionKind.DISCARD]
+    return discards[-1] if discards else legal[0]
+
+
+def _token() -> str:
+    return secrets.token_urlsafe(18)
+
+
+def _check_kind(kind: str) -> str:
+    if kind not in BOT_KINDS:
+        raise RoomError("bad_bot", f"unknown bot {kind!r}: choose from {', '.join(BOT_KINDS)}")
+    return kind
+
+
+def _check_name(name: str) -> str:
+    name = " ".join(name.split())
+    if not name or len(name) > 24:
+        raise RoomError("bad_name", "a name is 1-24 characters")
+    return name
+
+
+class Room:
+    """One table: places, the session, the current hand, its timers and the clients' notices."""
+
+    def __init__(
+        self,
+        room_id: str,
+        *,
+        name: str = "",
+        private: bool = False,
+        bot_kind: str = "efficiency",
+        limits: Limits | None = None,
+        seed: int | None = None,
+    ) -> None:
+        self.id = room_id
+        self.name = name or f"Table {room_id[:4]}"
+        self.private = private
+        self.bot_kind = _check_kind(bot_kind)
+        self.limits = limits or Limits()
+        self.seed = seed if seed is not None else random.randrange(2**63)
+        self.owner_token = _token()
+        self.watch_token = _token()
+        self.invite = _token() if private else None
+        self.places = [Place() for _ in range(4)]
+        self.session: Session | None = None
+        self.games: list[Game] = []
+        self.decision_at = 0.0  # when the current decision opened
+        self.decision = 0  # counts decisions (a client answers each state's decision once)
+        self.hand_over_at = 0.0
+        self.version = 0  # bumped on every change clients should see
+        self.saved_version = -1  # the version last written to the store
+        self._bots: dict[int, Bot] = {}
+
+    # -- reading ------------------------------------------------------------------------------
+    @property
+    def started(self) -> bool:
+        return self.session is not None
+
+    @property
+    def ended(self) -> bool:
+        return self.session is not None and self.session.is_over
+
+    @property
+    def game(self) -> Game | None:
+        return self.games[-1] if self.games else None
+
+    def place_of_token(self, token: str) -> int | None:
+        for i, place in enumerate(self.places):
+            if place.kind == "human" and secrets.compare_digest(place.token, token):
+                return i
+        return None
+
+    def may_watch(self, token: str) -> bool:
+        """Spectators: the watch token or the invite; in a public room also no token at all (a
+        wrong token is refused, not taken for a spectator)."""
+        if not token:
+            return not self.private
+        good = [self.watch_token, self.invite or ""]
+        return any(g and secrets.compare_digest(token, g) for g in good)
+
+    def _seats(self) -> tuple[str, str, str, str]:
+        """Who sits where in the hand on the table: the last hand dealt, even once it is over
+        and recorded (the session has then moved on to the next hand's seating)."""
+        session = self.session
+        assert session is not None
+        number = len(self.games) - 1
+        if 0 <= number < len(session.history):
+            return session.history[number].seats
+        return session.seats
+
+    def seat_of(self, place: int) -> int | None:
+        """The seat (0 E … 3 N) of a place in the hand on the table (None before the start)."""
+        if self.session is None:
+            return None
+        return self._seats().index(PLACES[place])
+
+    def place_at(self, seat: int) -> int:
+        return PLACES.index(self._seats()[seat])
+
+    def names_by_seat(self) -> list[str]:
+        return [self.places[self.place_at(s)].name for s in range(4)]
+
+    def bot_plays(self, place: int, now: float) -> bool:
+        """A bot plays this place: a bot seat, or a person disconnected for ``grace`` or more."""
+        p = self.places[place]
+        if p.kind != "human":
+            return True
+        return p.connections == 0 and p.left_at is not None and now - p.left_at >= self.limits.grace
+
+    def limit(self) -> float:
+        """The time limit of the current decision."""
+        game = self.game
+        assert game is not None
+        if game.phase in (Phase.RESPOND, Phase.ROB):
+            return self.limits.claim
+        if not game.history:
+            return self.limits.first_discard
+        return self.limits.turn
+
+    def info(self) -> dict[str, Any]:
+        """What anyone may know of the room (the lobby): no token."""
+        session = self.session
+        return {
+            "id": self.id,
+            "name": self.name,
+            "private": self.private,
+            "bot_kind": self.bot_kind,
+            "places": [p.public() for p in self.places],
+            "started": self.started,
+            "ended": self.ended,
+            "hand": session.hand_number if session is not None else 0,
+            "hands": session.hands if session is not None else COMPETITION.hands_per_session,
+            "limits": asdict(self.limits),
+        }
+
+    def scores(self) -> list[int]:
+        """Session scores by place."""
+        if self.session is None:
+            return [COMPETITION.starting_points] * 4
+        scores = self.session.scores
+        return [scores[p] for p in PLACES]
+
+    def state_for(self, place: int | None, now: float) -> dict[str, Any]:
+        """The ``state`` message for a place (``None``: a spectator): only what it may see."""
+        out: dict[str, Any] = {
+            "type": "state",
+            "room": self.info(),
+            "you": place,
+            "scores": self.scores(),
+            "view": None,
+            "hints": None,
+            "deadline": None,
+            "must_act": False,
+        }
+        game = self.game
+        if game is None or self.session is None:
+            return out
+        seat = self.seat_of(place) if place is not None else None
+        view = game.view(seat) if seat is not None else spectator_view(game)
+        flowers = tuple(game.hand_of(s).flowers for s in range(4))
+        out["view"] = view_json(view, flowers)
+        out["seat"] = seat
+        out["places_by_seat"] = [self.place_at(s) for s in range(4)]
+        out["names_by_seat"] = self.names_by_seat()
+        out["hand_number"] = len(self.games) - 1
+        out["decision"] = self.decision
+        if seat is not None:
+            out["hints"] = hints(view)
+            out["must_act"] = bool(view.legal_actions)
+        if not game.is_over:
+            out["deadline"] = max(0.0, self.decision_at + self.limit() - now)
+        else:  # a client arriving between hands still gets the settlement
+            out["last_hand"] = self.hand_end(game)
+            if self.ended:
+                out["session_end"] = self.session_end()
+            else:
+                out["next_hand_in"] = max(0.0, self.hand_over_at + self.limits.between_hands - now)
+        return out
+
+    # -- before the start -------------------------------------------------------------------
+    def join(self, name: str, place: int | None = None) -> tuple[int, str]:
+        """Take an empty place (the first one if none is named): its index and secret token."""
+        name = _check_name(name)
+        if self.started:
+            raise RoomError("started", "the session has started")
+        free = [i for i, p in enumerate(self.places) if p.kind == "empty"]
+        if place is None:
+            if not free:
+                raise RoomError("full", "every place is taken")
+            place = free[0]
+        if place not in range(4):
+            raise RoomError("bad_place", "a place is 0-3")
+        if place not in free:
+            raise RoomError("taken", f"place {PLACES[place]} is taken")
+        token = _token()
+        self.places[place] = Place(name=name, kind="human", token=token, bot_kind=self.bot_kind)
+        self.version += 1
+        return place, token
+
+    def add_bots(self, kind: str | None = None, place: int | None = None) -> list[int]:
+        """Seat bots: at ``place``, or at every empty place. Returns the places filled."""
+        kind = _check_kind(kind or self.bot_kind)
+        if self.started:
+            raise RoomError("started", "the session has started")
+        if place is not None and place not in range(4):
+            raise RoomError("bad_place", "a place is 0-3")
+        targets = [place] if place is not None else list(range(4))
+        filled = []
+        for i in targets:
+            if self.places[i].kind == "empty":
+                self.places[i] = Place(name=f"{kind} bot {PLACES[i]}", kind="bot", bot_kind=kind)
+                filled.append(i)
+            elif place is not None:
+                raise RoomError("taken", f"place {PLACES[i]} is taken")
+        self.version += 1
+        return filled
+
+    def start(self, now: float) -> list[Notice]:
+        if self.started:
+            raise RoomError("started", "the session has started")
+        if any(p.kind == "empty" for p in self.places):
+            raise RoomError("not_full", "seat a person or a bot at every place first")
+        rules = COMPETITION
+        self.session = Session(
+            PLACES, starting_points=rules.starting_points, hands=rules.hands_per_session
+        )
+        for p in self.places:
+            if p.kind == "human" and p.connections == 0:
+                p.left_at = now  # never came: the grace period runs from the start
+        return self._new_hand(now)
+
+    # -- connections ------------------------------------------------------------------------
+    def connect(self, place: int | None) -> None:
+        if place is None:
+            return
+        p = self.places[place]
+        p.connections += 1
+        p.left_at = None
+        self.version += 1
+
+    def disconnect(self, place: int | None, now: float) -> None:
+        if place is None:
+            return
+        p = self.places[place]
+        p.connections = max(0, p.connections - 1)
+        if p.connections == 0:
+            p.left_at = now
+        self.version += 1
+
+    # -- playing ------------------------------------------------------------------------------
+    def act(self, place: int, action: Action, now: float) -> list[Notice]:
+        """A person's action: refused (:class:`RoomError`, nothing changes) unless it is one of
+        the seat's legal actions now."""
+        game = self.game
+        if game is None or self.session is None:
+            raise RoomError("not_started", "the session has not started")
+        if game.is_over:
+            raise RoomError("hand_over", "the hand is over")
+        seat = self.seat_of(place)
+        assert seat is not None
+        legal = game.legal_actions(seat)
+        if not legal:
+            raise RoomError("not_your_turn", "you have nothing to do now")
+        if action not in legal:
+            raise RoomError(
+                "illegal_action",
+                f"{action} is not legal now; legal: {', '.join(str(a) for a in legal)}",
+            )
+        return self._apply(seat, action, now)
+
+    def poll(self, now: float, max_steps: int = 1000) -> list[Notice]:
+        """Move the table on as far as time allows: bots, time-outs, the next hand (at most
+        ``max_steps`` actions: the server lets other rooms in between)."""
+        notices: list[Notice] = []
+        for _ in range(max_steps):
+            if not self._step(now, notices):
+                break
+        return notices
+
+    def next_wake(self, now: float) -> float | None:
+        """When :meth:`poll` may next have something to do (None: only on a client message)."""
+        game = self.game
+        if game is None or self.ended:
+            return None
+        if game.is_over:
+            return self.hand_over_at + self.limits.between_hands
+        times = []
+        for seat in game.to_act:
+            place = self.place_at(seat)
+            p = self.places[place]
+            if self.bot_plays(place, now):
+                times.append(self.decision_at + self.limits.bot_delay)
+            else:
+                times.append(self.decision_at + self.limit())
+                if p.left_at is not None:
+                    times.append(p.left_at + self.limits.grace)
+        return min(times) if times else now
+
+    def _step(self, now: float, notices: list[Notice]) -> bool:
+        game = self.game
+        if game is None or self.ended:
+            return False
+        if game.is_over:
+            if now >= self.hand_over_at + self.limits.between_hands:
+                notices.extend(self._new_hand(now))
+                return True
+            return False
+        for seat in game.to_act:
+            place = self.place_at(seat)
+            if self.bot_plays(place, now):
+                if now < self.decision_at + self.limits.bot_delay:
+                    continue
+                view = game.view(seat)
+                action = self._bot(place).choose(view)
+                if action not in view.legal_actions:  # a bot bug must not stop the table
+                    action = default_action(game, seat)
+                notices.extend(self._apply(seat, action, now))
+                return True
+            if now >= self.decision_at + self.limit():
+                action = default_action(game, seat)
+                message = {
+                    "type": "timeout",
+                    "seat": seat,
+                    "name": self.places[place].name,
+                    "action": str(action),
+                }
+                # a turn's time-out is told to everyone (its discard is public anyway); a
+                # claim's only to the seat: that it could claim is its own secret
+                claiming = game.phase in (Phase.RESPOND, Phase.ROB)
+                notices.append(Notice(message, to=place if claiming else None))
+                notices.extend(self._apply(seat, action, now))
+                return True
+        return False
+
+    def _bot(self, place: int) -> Bot:
+        bot = self._bots.get(place)
+        if bot is None:
+            p = self.places[place]
+            kind = p.bot_kind if p.kind == "bot" else self.bot_kind
+            bot = make_bot(kind, (self.seed + place) % 2**63, COMPETITION)
+            self._bots[place] = bot
+        return bot
+
+    def _hand_seed(self, number: int) -> int:
+        return random.Random(f"{self.seed}/{number}").randrange(2**63)
+
+    def _new_hand(self, now: float) -> list[Notice]:
+        session = self.session
+        assert session is not None
+        number = session.hand_number
+        game = Game(COMPETITION, self._hand_seed(number), round_wind=session.round_wind)
+        self.games.append(game)
+        self.decision_at = now
+        self.decision += 1
+        self.version += 1
+        notices = [
+            Notice(
+                {
+                    "type": "hand_start",
+                    "hand_number": number,
+                    "round_wind": session.round_wind.letter,
+                    "names_by_seat": self.names_by_seat(),
+                }
+            )
+        ]
+        if game.is_over:  # a hand can end in the deal (the wall runs out of flower replacements)
+            notices.extend(self._hand_over(game, now))
+        return notices
+
+    def _apply(self, seat: int, action: Action, now: float) -> list[Notice]:
+        game = self.game
+        assert game is not None
+        before = game.phase
+        melds_before = [len(game.hand_of(s).melds) for s in range(4)]
+        try:
+            game.act(seat, action)
+        except IllegalActionError as err:  # validated before: only a bug gets here
+            raise RoomError("illegal_action", str(err)) from None
+        self.version += 1
+        notices: list[Notice] = []
+        if before is Phase.ACT:
+            public = public_action(action)
+            for place in range(4):
+                shown = action if self.place_at(seat) == place else public
+                notices.append(
+                    Notice({"type": "event", "seat": seat, "action": str(shown)}, to=place)
+                )
+            notices.append(Notice({"type": "event", "seat": seat, "action": str(public)}, to=-1))
+        elif game.phase is not before:  # the claims were resolved: say who took the tile
+            result = game.result
+            if result is not None and result.winner is not None:
+                notices.append(Notice({"type": "event", "seat": result.winner, "action": "win"}))
+            else:
+                for s in range(4):
+                    melds = game.hand_of(s).melds
+                    if len(melds) > melds_before[s]:
+                        meld = melds[-1]
+                        claim = Action(ActionKind(meld.kind.value), meld.tile)
+                        notices.append(Notice({"type": "event", "seat": s, "action": str(claim)}))
+        if not (before in (Phase.RESPOND, Phase.ROB) and game.phase is before):
+            self.decision_at = now  # a new decision: its clock starts now
+            self.decision += 1
+        if game.is_over:
+            notices.extend(self._hand_over(game, now))
+        return notices
+
+    def _hand_over(self, game: Game, now: float) -> list[Notice]:
+        session = self.session
+        result = game.result
+        assert session is not None and result is not None
+        names = self.names_by_seat()  # before recording: the seats of this hand
+        session.record(result.deltas, result.outcome)
+        self.hand_over_at = now
+        notices = [Notice(self._hand_end(game, names))]
+        if session.is_over:
+            notices.append(Notice(self.session_end()))
+        return notices
+
+    def hand_end(self, game: Game) -> dict[str, Any]:
+        """The ``hand_end`` message of the last hand (which is over)."""
+        return self._hand_end(game, self.names_by_seat())
+
+    def _hand_end(self, game: Game, names: list[str]) -> dict[str, Any]:
+        result = game.result
+        assert result is not None
+        return {
+            "type": "hand_end",
+            "hand_number": len(self.games) - 1,
+            "result": hand_end_json(result, names),
+            "scores": self.scores(),
+        }
+
+    def session_end(self) -> dict[str, Any]:
+        session = self.session
+        assert session is not None
+        points = session.standard_points()
+        return {
+            "type": "session_end",
+            "names": [p.name for p in self.places],
+            "scores": self.scores(),
+            "standard_points": [
+                str(points[p]) if p in points else None for p in PLACES
+            ],  # exact fractions as text ("3/2")
+        }
+
+    # -- persistence --------------------------------------------------------------------------
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "version": ROOM_VERSION,
+            "id": self.id,
+            "name": self.name,
+            "private": self.private,
+            "bot_kind": self.bot_kind,
+            "seed": self.seed,
+            "owner_token": self.owner_token,
+            "watch_token": self.watch_token,
+            "invite": self.invite,
+            "places": [
+                {"name": p.name, "kind": p.kind, "token": p.token, "bot_kind": p.bot_kind}
+                for p in self.places
+            ],
+            "started": self.started,
+            "hands": [g.record() for g in self.games],
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any], limits: Limits, now: float) -> Room:
+        """Rebuild a room saved by :meth:`to_dict`: every hand is replayed from its record; the
+        clocks start again at ``now``; people are disconnected (their grace runs from now)."""
+        if data.get("version") != ROOM_VERSION:
+            raise ValueError(f"unsupported room version {data.get('version')!r}")
+        room = cls(
+            str(data["id"]),
+            name=str(data["name"]),
+            private=bool(data["private"]),
+            bot_kind=str(data["bot_kind"]),
+            limits=limits,
+            seed=int(data["seed"]),
+        )
+        room.owner_token = str(data["owner_token"])
+        room.watch_token = str(data["watch_token"])
+        room.invite = data["invite"]
+        room.places = [
+            Place(
+                name=str(p["name"]),
+                kind=p["kind"],
+                token=str(p["token"]),
+                bot_kind=str(p["bot_kind"]),
+                left_at=now if p["kind"] == "human" else None,
+            )
+            for p in data["places"]
+        ]
+        if data["started"]:
+            rules = COMPETITION
+            session = Session(
+                PLACES, starting_points=rules.starting_points, hands=rules.hands_per_session
+            )
+            room.session = session
+            for record in data["hands"]:
+                game = Game.replay(record)
+                room.games.append(game)
+                result = game.result
+                if result is not None:
+                    session.record(result.deltas, result.outcome)
+            room.decision_at = now
+            room.hand_over_at = now
+            if room.game is None:
+                room._new_hand(now)
+        room.version += 1
+        room.saved_version = room.version
+        return room
+
+
+@dataclass
+class Lobby:
+    """Every room of the server by id."""
+
+    limits: Limits = field(default_factory=Limits)
+    rooms: dict[str, Room] = field(default_factory=dict)
+
+    def create(
+        self,
+        *,
+        name: str = "",
+        private: bool = False,
+        bot_kind: str = "efficiency",
+        seed: int | None = None,
+    ) -> Room:
+        if name:
+            name = _check_name(name)
+        if sum(1 for r in self.rooms.values() if not r.ended) >= self.limits.max_rooms:
+            raise RoomError("busy", "the server has as many tables as it takes")
+        room_id = secrets.token_urlsafe(9)
+        room = Room(
+            room_id, name=name, private=private, bot_kind=bot_kind, limits=self.limits, seed=seed
+        )
+        self.rooms[room_id] = room
+        return room
+
+    def get(self, room_id: str) -> Room:
+        room = self.rooms.get(room_id)
+        if room is None:
+            raise RoomError("no_room", "no such room")
+        return room
+
+    def public(self) -> list[dict[str, Any]]:
+        return [r.info() for r in self.rooms.values() if not r.private and not r.ended]

@@ -1,0 +1,201 @@
+// What both pages share: the two languages, the saved room keys, small DOM helpers.
+"use strict";
+
+const STRINGS = {
+  en: {
+    title: "guobiao — Chinese Official Mahjong",
+    lobby: "Lobby",
+    create: "Create a table",
+    tableName: "Table name",
+    yourName: "Your name",
+    private: "Private (invite link only)",
+    botKind: "Bots",
+    createBtn: "Create",
+    createStart: "Create and play against 3 bots",
+    openTables: "Open tables",
+    noTables: "No open table. Create one!",
+    join: "Join",
+    watch: "Watch",
+    places: "Places",
+    empty: "empty",
+    bot: "bot",
+    human: "player",
+    offline: "offline",
+    started: "playing",
+    waiting: "waiting",
+    addBots: "Fill empty places with bots",
+    start: "Start the session",
+    invite: "Invite link",
+    share: "Share this link",
+    hand: "Hand",
+    wall: "Wall",
+    round: "Round",
+    hints: "Hints",
+    shanten: "Shanten",
+    ready: "Ready",
+    win: "Win (Hu)",
+    pass: "Pass",
+    pung: "Pung",
+    kong: "Kong",
+    chow: "Chow",
+    concealed_kong: "Concealed kong",
+    added_kong: "Add kong",
+    discard: "Discard",
+    yourTurn: "Your turn",
+    bestDiscards: "Best discards",
+    useful: "Useful tiles",
+    waits: "Waits",
+    live: "live",
+    handEnd: "Hand over",
+    draw: "Draw (no winner)",
+    wins: "wins",
+    selfDrawn: "self-drawn",
+    dealIn: "discarded by",
+    total: "Total",
+    points: "pts",
+    nextHand: "Next hand in",
+    sessionEnd: "Session over",
+    score: "Score",
+    stdPoints: "Standard points",
+    timeout: "time-out",
+    connected: "connected",
+    disconnected: "disconnected — reconnecting…",
+    spectating: "Watching",
+    close: "Close",
+    labels: "Labels",
+    penalties: "Penalties",
+    forfeit: "forfeit",
+    winds: ["East", "South", "West", "North"],
+    acts: {discard: "discards", pung: "pungs", kong: "kongs", chow: "chows", concealed_kong: "declares a concealed kong",
+           added_kong: "adds a kong", win: "wins", pass: "passes"},
+    you: "you",
+  },
+  zh: {
+    title: "国标麻将",
+    lobby: "大厅",
+    create: "开桌",
+    tableName: "桌名",
+    yourName: "你的名字",
+    private: "私人桌（仅邀请链接）",
+    botKind: "机器人",
+    createBtn: "创建",
+    createStart: "创建并与三个机器人对局",
+    openTables: "开放的牌桌",
+    noTables: "还没有牌桌，开一桌吧！",
+    join: "入座",
+    watch: "观战",
+    places: "座位",
+    empty: "空",
+    bot: "机器人",
+    human: "玩家",
+    offline: "离线",
+    started: "对局中",
+    waiting: "等待中",
+    addBots: "空位补机器人",
+    start: "开始本局",
+    invite: "邀请链接",
+    share: "分享此链接",
+    hand: "盘",
+    wall: "牌墙",
+    round: "圈风",
+    hints: "提示",
+    shanten: "向听",
+    ready: "听牌",
+    win: "和",
+    pass: "过",
+    pung: "碰",
+    kong: "杠",
+    chow: "吃",
+    concealed_kong: "暗杠",
+    added_kong: "加杠",
+    discard: "打出",
+    yourTurn: "轮到你",
+    bestDiscards: "最佳打法",
+    useful: "有效牌",
+    waits: "听牌",
+    live: "张",
+    handEnd: "本盘结束",
+    draw: "荒牌",
+    wins: "和牌",
+    selfDrawn: "自摸",
+    dealIn: "点和",
+    total: "合计",
+    points: "分",
+    nextHand: "下一盘",
+    sessionEnd: "本局结束",
+    score: "局分",
+    stdPoints: "标准分",
+    timeout: "超时",
+    connected: "已连接",
+    disconnected: "连接断开，正在重连…",
+    spectating: "观战中",
+    close: "关闭",
+    labels: "标注",
+    penalties: "罚分",
+    forfeit: "判负",
+    winds: ["东", "南", "西", "北"],
+    acts: {discard: "打出", pung: "碰", kong: "杠", chow: "吃", concealed_kong: "暗杠",
+           added_kong: "加杠", win: "和", pass: "过"},
+    you: "你",
+  },
+};
+
+let LANG = new URLSearchParams(location.search).get("lang") || localStorage.getItem("guobiao:lang") || (navigator.language.startsWith("zh") ? "zh" : "en");
+
+function t(key) {
+  return (STRINGS[LANG] && STRINGS[LANG][key]) ?? STRINGS.en[key] ?? key;
+}
+
+function setLang(lang) {
+  LANG = lang;
+  localStorage.setItem("guobiao:lang", lang);
+  document.documentElement.lang = lang === "zh" ? "zh-CN" : "en";
+  document.querySelectorAll("[data-i18n]").forEach((el) => { el.textContent = t(el.dataset.i18n); });
+}
+
+function toggleLang() { setLang(LANG === "zh" ? "en" : "zh"); }
+
+function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (k === "class") node.className = v;
+    else if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
+    else if (v !== null && v !== undefined && v !== false) node.setAttribute(k, v === true ? "" : v);
+  }
+  for (const c of children.flat()) {
+    if (c === null || c === undefined || c === false) continue;
+    node.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  }
+  return node;
+}
+
+function fill(node, ...children) {
+  node.replaceChildren();
+  for (const c of children.flat()) {
+    if (c === null || c === undefined || c === false) continue;
+    node.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  }
+  return node;
+}
+
+function roomKeys(id) {
+  try { return JSON.parse(localStorage.getItem("guobiao:room:" + id)) || {}; } catch { return {}; }
+}
+
+function saveRoomKeys(id, keys) {
+  localStorage.setItem("guobiao:room:" + id, JSON.stringify({...roomKeys(id), ...keys}));
+}
+
+async function api(method, path, body) {
+  const res = await fetch(path, {
+    method,
+    headers: body ? {"Content-Type": "application/json"} : {},
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  const data = await res.json().catch(() => ({}));
+  if (!res.ok) {
+    const detail = data.detail;
+    throw new Error(typeof detail === "object" && detail ? detail.message : JSON.stringify(detail));
+  }
+  return data;
+}

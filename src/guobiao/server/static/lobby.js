@@ -1,0 +1,68 @@
+// The lobby: create a table, list the open ones, join or watch.
+"use strict";
+
+const nameInput = () => document.querySelector("#create input[name=player]");
+nameInput().value = localStorage.getItem("guobiao:name") || "";
+
+document.getElementById("lang").addEventListener("click", () => { toggleLang(); listRooms(); });
+
+document.getElementById("create").addEventListener("submit", async (ev) => {
+  ev.preventDefault();
+  const form = ev.target;
+  const mode = ev.submitter ? ev.submitter.value : "quick";
+  const player = form.player.value.trim();
+  localStorage.setItem("guobiao:name", player);
+  const err = document.getElementById("create-error");
+  err.textContent = "";
+  try {
+    const made = await api("POST", "/api/rooms", {
+      name: form.name.value.trim(), private: form.private.checked,
+      bot_kind: form.bot_kind.value, player,
+    });
+    saveRoomKeys(made.id, {token: made.token, owner_token: made.owner_token,
+                           invite: made.invite, watch_token: made.watch_token});
+    if (mode === "quick") {
+      await api("POST", `/api/rooms/${made.id}/start`, {owner_token: made.owner_token, fill: true});
+    }
+    location.href = `/room/${made.id}`;
+  } catch (e) {
+    err.textContent = e.message;
+  }
+});
+
+async function joinRoom(id, place) {
+  const name = nameInput().value.trim();
+  if (!name) { nameInput().focus(); return; }
+  localStorage.setItem("guobiao:name", name);
+  try {
+    const joined = await api("POST", `/api/rooms/${id}/join`, {name, place});
+    saveRoomKeys(id, {token: joined.token});
+    location.href = `/room/${id}`;
+  } catch (e) {
+    alert(e.message);
+  }
+}
+
+async function listRooms() {
+  const box = document.getElementById("rooms");
+  let rooms = [];
+  try { rooms = await api("GET", "/api/rooms"); } catch { return; }
+  box.replaceChildren();
+  if (!rooms.length) { box.append(el("p", {class: "muted"}, t("noTables"))); return; }
+  for (const room of rooms) {
+    const places = room.places.map((p, i) => el("li", {},
+      `${"ABCD"[i]} · `,
+      p.kind === "empty"
+        ? (room.started ? t("empty") : el("button", {class: "small", onclick: () => joinRoom(room.id, i)}, t("join")))
+        : `${p.name} (${t(p.kind === "bot" ? "bot" : "human")})`));
+    box.append(el("div", {class: "room-row"},
+      el("div", {}, el("strong", {}, room.name), " ",
+         el("span", {class: "muted"}, room.started ? `${t("started")} · ${t("hand")} ${room.hand + 1}/${room.hands}` : t("waiting"))),
+      el("ul", {class: "places"}, places),
+      el("a", {href: `/room/${room.id}`, class: "button small secondary"}, t("watch"))));
+  }
+}
+
+setLang(LANG);
+listRooms();
+setInterval(listRooms, 5000);
