@@ -15,6 +15,8 @@ ADAPTERS = {
     "jsonio",
     "bots",
     "botzone",
+    "botzone_log",
+    "arena",
     "terminal",
     "replay",
     "simulation",

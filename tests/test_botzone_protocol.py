@@ -43,7 +43,7 @@ from guobiao.botzone import (
 from guobiao.context import Wind
 from guobiao.game import PASS, WIN, Action, ActionKind, Game, Phase, SeatView
 from guobiao.melds import MeldKind
-from guobiao.rules import WALL_BUILDS, TableRules
+from guobiao.rules import TableRules
 from guobiao.tiles import TILES, Tile
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -721,10 +721,6 @@ def test_four_trackers_follow_a_whole_hand_of_the_engine(seed: int) -> None:
     assert table.compared > 40
 
 
-BOTZONE_WALL = "botzone" in WALL_BUILDS
-
-
-@pytest.mark.skipif(not BOTZONE_WALL, reason="the engine has no Botzone wall segments")
 @pytest.mark.parametrize("seed", range(60))
 def test_trackers_agree_with_the_engine_on_botzone_walls_to_the_last_tile(seed: int) -> None:
     rules = TableRules(flowers=False, fan_profile="mil", wall_build="botzone")
@@ -769,11 +765,7 @@ def check_answers(requests: list[str], answers: list[str]) -> None:
 
 @pytest.mark.parametrize(("seed", "seat"), [(3, 1), (8, 2), (13, 3)])
 def test_cli_plays_a_whole_hand_in_every_transport(seed: int, seat: int) -> None:
-    rules = (
-        TableRules(flowers=False, fan_profile="mil", wall_build="botzone")
-        if BOTZONE_WALL
-        else RULES
-    )
+    rules = TableRules(flowers=False, fan_profile="mil", wall_build="botzone")
     kinds = ("fan", "efficiency", "random", "efficiency")
     table = Table(seed, kinds, rules)
     table.play()
@@ -791,9 +783,9 @@ def test_cli_plays_a_whole_hand_in_every_transport(seed: int, seat: int) -> None
     assert lines[1::2] == [KEEP_RUNNING] * len(requests)
     answers = lines[0::2]
     check_answers(requests, answers)
-    if BOTZONE_WALL:  # the same bot sees the same view: the engine's very choices
-        expected = [table.answers[seat].get(i, "PASS") for i in range(len(requests))]
-        assert answers == expected
+    # the same bot sees the same view: the engine's very choices
+    expected = [table.answers[seat].get(i, "PASS") for i in range(len(requests))]
+    assert answers == expected
     # restarted each turn (JSON, simple) at a few turns: the whole history in, one answer out
     for n in sorted({len(requests) // 3, 2 * len(requests) // 3, len(requests)}):
         history = json.dumps({"requests": requests[:n], "responses": answers[: n - 1]})

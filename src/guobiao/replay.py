@@ -1,22 +1,27 @@
-"""Replay logs: a session as versioned JSON lines, and checking that a log replays exactly.
+"""Replay logs: sessions as versioned JSON lines, and checking that a log replays exactly.
 
-A log has one object per line:
+The schema is docs/replay-log.md (version :data:`LOG_VERSION`; within a version fields are only
+added, and readers ignore fields they do not know). A log has one object per line:
 
-- ``{"type": "session", "version": 1, "seed": ..., "players": [...], "agents": [...], "rules": {...}}``
+- ``{"type": "session", "version": 1, "seed": ..., "players": [...], "agents": [...], "rules":
+  {...}}``;
 - one ``{"type": "hand", "number": n, "round_wind": "E", "seats": [players E S W N], "game":
-  Game.record(), "result": {...}}`` per hand, with the dice, the wall, every action and the
-  settlement;
-- ``{"type": "end", "scores": {...}, "standard_points": {...}}``.
+  Game.record(), "result": {...}}`` per hand, with the wall (and dice), every action, a forfeit
+  and the settlement;
+- ``{"type": "end", "hands": n, "ended_early": bool, "scores": {...}, "standard_points":
+  {...}}``.
 
-:func:`verify_log` rebuilds every hand from its dice, wall and actions, and the session from the
-hands, and reports every difference from what the log says. File reading and writing are the
-only I/O; the rest is pure.
+:func:`session_lines` writes a played session, :func:`hand_lines` one hand as a session of one
+hand (``guobiao arena``). :func:`verify_log` rebuilds every hand from its wall and actions, and
+the session from the hands, and reports every difference from what the log says;
+:func:`verify_any` also reads a single hand record and a Botzone match log
+(:mod:`guobiao.botzone_log`). File reading and writing are the only I/O; the rest is pure.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -30,9 +35,11 @@ __all__ = [
     "LOG_VERSION",
     "LogError",
     "ReplayReport",
+    "hand_lines",
     "read_log",
     "result_summary",
     "session_lines",
+    "verify_any",
     "verify_log",
     "write_log",
 ]
@@ -82,6 +89,45 @@ def session_lines(
     }
 
 
+def hand_lines(
+    record: Mapping[str, Any],
+    players: Sequence[str],
+    *,
+    agents: Sequence[str] | None = None,
+    seed: int | None = None,
+) -> Iterator[dict[str, Any]]:
+    """The log of one finished hand (``Game.record()``) as a session of one hand, ended early:
+    what ``guobiao arena`` writes for each hand. ``players`` are four distinct names by seat."""
+    rules = TableRules(**record["rules"])
+    session = Session(players, starting_points=rules.starting_points, hands=rules.hands_per_session)
+    result = record["result"]
+    seats = list(session.seats)
+    session.record(tuple(int(d) for d in result["deltas"]))
+    yield {
+        "type": "session",
+        "version": LOG_VERSION,
+        "seed": seed if seed is not None else record.get("seed"),
+        "players": list(players),
+        "agents": list(agents) if agents is not None else list(players),
+        "rules": dict(record["rules"]),
+    }
+    yield {
+        "type": "hand",
+        "number": 0,
+        "round_wind": record["round_wind"],
+        "seats": seats,
+        "game": dict(record),
+        "result": result,
+    }
+    yield {
+        "type": "end",
+        "hands": 1,
+        "ended_early": True,
+        "scores": dict(session.scores),
+        "standard_points": {p: str(v) for p, v in session.standard_points().items()},
+    }
+
+
 def write_log(path: Path, lines: Iterable[Mapping[str, Any]]) -> None:
     """Write a log atomically (a temporary file renamed into place: never a half-written log)."""
     temporary = path.with_suffix(path.suffix + ".tmp")
@@ -110,9 +156,13 @@ def read_log(path: Path) -> list[dict[str, Any]]:
 
 @dataclass(slots=True)
 class ReplayReport:
+    """What replaying a log found: hands replayed, every difference, the scores replayed, and
+    which format the log was (``session``, ``hand`` or ``botzone match``)."""
+
     hands: int = 0
     problems: list[str] = field(default_factory=list)
     scores: dict[str, int] = field(default_factory=dict)
+    kind: str = "session"
 
     @property
     def ok(self) -> bool:
@@ -192,3 +242,43 @@ def _skip(session: Session, line: Mapping[str, Any]) -> None:
         session.record(tuple(line["result"]["deltas"]))
     except (KeyError, TypeError, ValueError):
         session.record((0, 0, 0, 0))
+
+
+def _seat_scores(deltas: Sequence[int]) -> dict[str, int]:
+    return {"ESWN"[i]: int(d) for i, d in enumerate(deltas)}
+
+
+def verify_any(text: str, read_lines: Callable[[], list[dict[str, Any]]]) -> ReplayReport:
+    """Replay a log of any format guobiao reads, told apart by its content: one JSON object that
+    is a Botzone match log (``"log"`` and ``"initdata"``, judged again by
+    :func:`guobiao.botzone_log.verify_match`) or a single hand record (``Game.record()``: it has
+    ``"rules"`` and ``"actions"``); else a session log of JSON lines (``read_lines()``, checked
+    by :func:`verify_log`). A log that cannot be read raises :class:`LogError`."""
+    stripped = text.strip()
+    data: object = None
+    if stripped.startswith("{"):
+        try:
+            data = json.loads(stripped)
+        except json.JSONDecodeError:
+            data = None  # JSON lines: more than one object
+    if isinstance(data, dict) and isinstance(data.get("log"), list):
+        from .botzone_log import verify_match
+
+        try:
+            check = verify_match(data)
+        except (KeyError, TypeError, ValueError) as err:
+            raise LogError(f"bad Botzone match log: {err}") from None
+        return ReplayReport(1, check.problems, _seat_scores(check.scores), "botzone match")
+    if isinstance(data, dict) and "actions" in data and "rules" in data:
+        report = ReplayReport(1, kind="hand")
+        try:
+            game = Game.replay(data)
+        except (KeyError, TypeError, ValueError) as err:
+            report.problems.append(str(err))
+            return report
+        if game.result is None:
+            report.problems.append("the actions end before the hand does")
+        else:
+            report.scores = _seat_scores(game.result.deltas)
+        return report
+    return verify_log(read_lines())
