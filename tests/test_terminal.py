@@ -417,7 +417,7 @@ def test_the_log_replays(tmp_path: Path) -> None:
     assert code == 0 and f"Log written to {log}" in out
     result = CliRunner().invoke(main, ["replay", str(log)])
     assert result.exit_code == 0, result.output
-    assert "Replayed 4 hands: every action, settlement and score matches" in result.output
+    assert "Replayed 4 hands (session): every action, settlement and score matches" in result.output
     lines = read_log(log)
     assert lines[0]["players"][3] == "You" and lines[0]["agents"][3] == "human"
     assert lines[0]["rules"]["fan_profile"] == "mil"
