@@ -7,8 +7,9 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import click
 from rich.console import Console
@@ -71,6 +72,31 @@ RULES_OPTION = click.option(
     show_default=True,
     help="Fan profile: 1998 (the rules text) or mil (modern reference reading).",
 )
+
+
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+
+def parallel_options(what: str) -> Callable[[_F], _F]:
+    """--workers and --ray-address, for commands that run independent seeded jobs
+    (``guobiao.workers``; docs/distributed.md)."""
+
+    def decorate(function: _F) -> _F:
+        function = click.option(
+            "--ray-address",
+            default=None,
+            metavar="ADDR",
+            help="Run on Ray: 'local' (a one-machine Ray), 'auto' or ray://HOST:10001 (a cluster).",
+        )(function)
+        return click.option(
+            "--workers",
+            type=click.IntRange(1),
+            default=1,
+            show_default=True,
+            help=f"Play {what} in this many processes (or Ray CPUs with --ray-address local).",
+        )(function)
+
+    return decorate
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -446,19 +472,7 @@ def _bot_specs(text: str) -> list[str]:
     help="Write one replay log per session here (read them with `guobiao replay`).",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as one JSON object.")
-@click.option(
-    "--workers",
-    type=click.IntRange(1),
-    default=1,
-    show_default=True,
-    help="Play sessions in this many processes (or Ray CPUs with --ray-address local).",
-)
-@click.option(
-    "--ray-address",
-    default=None,
-    metavar="ADDR",
-    help="Run on Ray: 'local' (a one-machine Ray), 'auto' or ray://HOST:10001 (a cluster).",
-)
+@parallel_options("sessions")
 def simulate(
     count: int,
     bots_text: str,
@@ -607,19 +621,7 @@ def simulate(
     help="With --duplicate: only the 4 rotations of the line-up (each bot once in each seat).",
 )
 @click.option("--seed", type=int, default=None, help="Makes the whole run reproducible.")
-@click.option(
-    "--workers",
-    type=click.IntRange(1),
-    default=1,
-    show_default=True,
-    help="Play deals in this many processes (or Ray CPUs with --ray-address local).",
-)
-@click.option(
-    "--ray-address",
-    default=None,
-    metavar="ADDR",
-    help="Run on Ray: 'local' (a one-machine Ray), 'auto' or ray://HOST:10001 (a cluster).",
-)
+@parallel_options("deals")
 @click.option(
     "--time-limit",
     type=click.FloatRange(0.01),
