@@ -10,13 +10,13 @@ import pytest
 
 SRC = Path(__file__).resolve().parents[1] / "src" / "guobiao"
 ADAPTERS = {
+    "arena",
+    "botzone_log",
     "cli",
     "cliutil",
     "jsonio",
     "bots",
     "botzone",
-    "botzone_log",
-    "arena",
     "terminal",
     "replay",
     "simulation",
@@ -25,6 +25,7 @@ ADAPTERS = {
     "tournament_common",
     "tournament_entry",
     "tournament_papers",
+    "tournament_referee",
     "tournament.store",
     "tournament.models",
     "tournament.reports",
@@ -34,6 +35,8 @@ ADAPTERS = {
     "server.protocol",
     "server.rooms",
     "server.store",
+    "server.accounts",
+    "server.tournament",
     "env",
     "env.__init__",
     "env._table",

@@ -29,7 +29,8 @@ PYTHON = [body for lang, body in BLOCKS if lang == "python"]
 def test_the_readme_starts_with_the_two_setup_commands() -> None:
     first = BLOCKS[0][1].strip().splitlines()
     assert len(first) == 2
-    assert "pip install" in first[0] and "guobiao fan" in first[0]
+    assert "pip install" in first[0] and "[web]" in first[0]
+    assert first[0].endswith("guobiao serve")  # the server is the README's main job
     assert first[1] == "scripts/test"
 
 

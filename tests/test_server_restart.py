@@ -43,8 +43,11 @@ LONG = {
 
 
 @contextmanager
-def server(data: Path, port: int, **limits: float) -> Iterator[subprocess.Popen[bytes]]:
-    """``guobiao serve`` in a subprocess on ``port``; ``limits`` override LONG (``bot_delay=0.1``)."""
+def server(
+    data: Path, port: int, db: str | None = None, **limits: float
+) -> Iterator[subprocess.Popen[bytes]]:
+    """``guobiao serve`` in a subprocess on ``port``; ``limits`` override LONG (``bot_delay=0.1``);
+    ``db``: the tournament database URL (default: a fresh one in ``data``)."""
     options = {**LONG, **{k.replace("_", "-"): v for k, v in limits.items()}}
     args = [
         sys.executable,
@@ -55,6 +58,8 @@ def server(data: Path, port: int, **limits: float) -> Iterator[subprocess.Popen[
         str(port),
         "--data",
         str(data),
+        "--db",
+        db or f"sqlite:///{data / 'guobiao.db'}",
     ]
     for name, value in options.items():
         args += [f"--{name}", str(value)]

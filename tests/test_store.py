@@ -106,7 +106,7 @@ def test_migrations_create_the_schema_of_the_models(db_url: str) -> None:
         tables = set(inspect(conn).get_table_names())
         assert set(Base.metadata.tables) <= tables
         assert "alembic_version" in tables
-        assert conn.exec_driver_sql("SELECT version_num FROM alembic_version").scalar() == "0002"
+        assert conn.exec_driver_sql("SELECT version_num FROM alembic_version").scalar() == "0003"
         context = MigrationContext.configure(conn, opts={"render_as_batch": True})
         assert compare_metadata(context, Base.metadata) == []
     engine.dispose()

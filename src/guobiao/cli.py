@@ -987,6 +987,22 @@ def botzone_bot(
     show_default=True,
     help="Seconds between hands.",
 )
+@click.option(
+    "--db",
+    "url",
+    envvar="GUOBIAO_DB",
+    default="sqlite:///guobiao.db",
+    show_default=True,
+    help="The tournament database (as guobiao tournament --db) whose pages to serve; "
+    "or set GUOBIAO_DB.",
+)
+@click.option(
+    "--session-hours",
+    type=click.FloatRange(0.01),
+    default=12.0,
+    show_default=True,
+    help="How long a referee's login lasts.",
+)
 def serve(
     host: str,
     port: int,
@@ -997,15 +1013,21 @@ def serve(
     grace: float,
     bot_delay: float,
     between_hands: float,
+    url: str,
+    session_hours: float,
 ) -> None:
-    """Play in the browser: a lobby, tables with people and bots, 16-hand sessions
-    (docs/web.md). Needs the web extra: pip install 'guobiao[web]'.
+    """Play in the browser: a lobby, tables with people and bots, 16-hand sessions; and the
+    tournament pages of the --db database: standings, seating, score sheets, the projector
+    view, referee score entry (docs/web.md). Needs the web extra: pip install 'guobiao[web]'.
 
     \b
     Try it:
       guobiao serve --port 8000        then open http://127.0.0.1:8000/
+      guobiao serve --db sqlite:///club.db     tournaments at http://127.0.0.1:8000/t/
     """
     try:
+        import gc
+
         import uvicorn
 
         from .server.app import create_app
@@ -1021,8 +1043,22 @@ def serve(
         between_hands=between_hands,
     )
     data.mkdir(parents=True, exist_ok=True)
-    app = create_app(data / "rooms.sqlite3", limits=limits)
-    click.echo(f"guobiao: http://{host}:{port}/ (data in {data})", err=True)
+    try:
+        app = create_app(
+            data / "rooms.sqlite3",
+            limits=limits,
+            tournament_db=url,
+            session_seconds=session_hours * 3600,
+        )
+    except Exception as err:  # a bad URL, a database that is not ours
+        _fail(f"cannot open the tournament database {url}: {err}")
+    click.echo(f"guobiao: http://{host}:{port}/ (data in {data}, tournaments in {url})", err=True)
+    # What is loaded now (modules, tables, resumed rooms) lives as long as the server: keep it
+    # out of the cycle collector's full passes, and run those rarely; they were pauses of 70-100
+    # ms under load (docs/web.md, Load test).
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(50_000, 20, 100)
     uvicorn.run(app, host=host, port=port, log_level="warning")
 
 

@@ -46,6 +46,7 @@ from .tournament_common import (
 )
 from .tournament_entry import ENTRY_COMMANDS
 from .tournament_papers import PAPER_COMMANDS
+from .tournament_referee import REFEREE_COMMANDS
 
 
 @click.group()
@@ -504,5 +505,5 @@ def standings(
 
 
 # hand, late, substitute, audit, penalties, history; sheet, results
-for _command in (*ENTRY_COMMANDS, *PAPER_COMMANDS):
+for _command in (*ENTRY_COMMANDS, *PAPER_COMMANDS, *REFEREE_COMMANDS):
     tournament.add_command(_command)

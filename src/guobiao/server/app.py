@@ -16,6 +16,10 @@ HTTP (JSON):
 
 WebSocket ``/ws/rooms/{id}?token=...``: a seat token plays that place; the watch token, the
 invite (private rooms) or no token (public rooms) watches. Messages: docs/web.md.
+
+With a tournament database (``tournament_db``), the tournament pages and their API under ``/t/``
+and ``/api/t/`` (``guobiao.server.tournament``): public standings, seating, score sheets, the
+projector view and its clock, referee login and score entry (``guobiao.server.accounts``).
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
 import secrets
 import time
 from collections import deque
@@ -269,15 +274,48 @@ def _refuse(err: RoomError) -> HTTPException:
     )
 
 
+def _secret(db_path: str | Path) -> bytes:
+    """The key that signs login cookies: ``secret.key`` beside the rooms database (created with
+    mode 0600 on first use, so sessions survive a restart); a fresh one for ``":memory:"``."""
+    if str(db_path) == ":memory:":
+        return secrets.token_bytes(32)
+    path = Path(db_path).with_name("secret.key")
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        key = path.read_bytes()
+        if len(key) >= 32:
+            return key
+        fd = os.open(path, os.O_WRONLY | os.O_TRUNC)
+    key = secrets.token_bytes(32)
+    with os.fdopen(fd, "wb") as handle:
+        handle.write(key)
+    return key
+
+
 def create_app(
     db_path: str | Path = "guobiao-web.sqlite3",
     *,
     limits: Limits | None = None,
     clock: Callable[[], float] = time.monotonic,
+    tournament_db: str | None = None,
+    secret: bytes | None = None,
+    wall: Callable[[], float] = time.time,
+    session_seconds: float = 12 * 3600.0,
+    check_interval: float = 1.0,
 ) -> FastAPI:
-    """The app; rooms saved in ``db_path`` (SQLite, ``":memory:"`` for none) are resumed."""
+    """The app; rooms saved in ``db_path`` (SQLite, ``":memory:"`` for none) are resumed. With
+    ``tournament_db`` (a SQLAlchemy URL, opened and migrated with ``open_store``) it also serves
+    the tournament pages (``guobiao.server.tournament``): login cookies are signed with
+    ``secret`` (default: ``secret.key`` beside ``db_path``), last ``session_seconds`` by the
+    ``wall`` clock; the database is checked for outside changes every ``check_interval`` s."""
     limits = limits or Limits()
     store = RoomStore(db_path)
+    tournaments = None
+    if tournament_db is not None:
+        from ..tournament.store import open_store
+
+        tournaments = open_store(tournament_db)
     lobby = Lobby(limits)
     now = clock()
     for data in store.load_all():
@@ -295,6 +333,8 @@ def create_app(
             hub.ensure_driver(room)
         yield
         await hub.stop()
+        if tournaments is not None:
+            tournaments.close()
 
     app = FastAPI(title="guobiao", lifespan=lifespan)
     app.state.hub = hub
@@ -384,6 +424,22 @@ def create_app(
     @app.get("/room/{room_id}", include_in_schema=False)
     async def room_page(room_id: str) -> FileResponse:
         return FileResponse(STATIC / "room.html")
+
+    if tournaments is not None:
+        from .accounts import SessionSigner
+        from .tournament import tournament_router
+
+        router = tournament_router(
+            tournaments,
+            store,
+            SessionSigner(secret if secret is not None else _secret(db_path)),
+            wall=wall,
+            session_seconds=session_seconds,
+            check_interval=check_interval,
+        )
+        app.include_router(router)
+        app.state.tournaments = tournaments
+        app.state.watcher = router.watcher  # type: ignore[attr-defined]
 
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     return app

@@ -1,7 +1,9 @@
-"""Persistence of rooms: one row of JSON per room in an embedded SQLite file (stdlib ``sqlite3``).
+"""Persistence of rooms: one row of JSON per room in an embedded SQLite file (stdlib ``sqlite3``),
+and a few server settings (the tournaments' session clocks) as key-value rows.
 
 A room is written whole after every change that clients see (its hands as ``Game.record()``), in
-one transaction, before the change is sent to anyone: what a client saw survives a crash.
+one transaction, before the change is sent to anyone: what a client saw survives the server
+process dying (WAL, ``synchronous=NORMAL``; checkpoints in a background thread).
 """
 
 from __future__ import annotations
@@ -25,9 +27,38 @@ class RoomStore:
         self._db = sqlite3.connect(str(path), check_same_thread=False)
         with self._lock, self._db:
             self._db.execute("PRAGMA journal_mode=WAL")
+            # WAL + NORMAL: a commit is in the log before a client hears of the change, so it
+            # survives the server process dying (kill -9); only an OS crash or a power cut can
+            # lose the last moments. FULL would fsync every action: 2-3 ms of the event loop
+            # each, the largest cost under load (docs/web.md, Load test).
+            self._db.execute("PRAGMA synchronous=NORMAL")
             self._db.execute(
                 "CREATE TABLE IF NOT EXISTS rooms (id TEXT PRIMARY KEY, data TEXT NOT NULL)"
             )
+            self._db.execute(
+                "CREATE TABLE IF NOT EXISTS settings (key TEXT PRIMARY KEY, value TEXT NOT NULL)"
+            )
+        self._stop = threading.Event()
+        self._checkpointer: threading.Thread | None = None
+        if str(path) != ":memory:":
+            # Checkpoints (copying the log into the database, with an fsync) run in a thread of
+            # their own, never inside a save on the event loop: under load they were the long
+            # pauses (docs/web.md, Load test).
+            self._db.execute("PRAGMA wal_autocheckpoint=0")
+            self._checkpointer = threading.Thread(
+                target=self._checkpoint, args=(str(path),), name="rooms-checkpoint", daemon=True
+            )
+            self._checkpointer.start()
+
+    def _checkpoint(self, path: str, every: float = 1.0) -> None:
+        db = sqlite3.connect(path, check_same_thread=False)
+        try:
+            while not self._stop.wait(every):
+                db.execute("PRAGMA wal_checkpoint(PASSIVE)")
+        except sqlite3.Error:  # the database went away (closed, deleted): nothing to keep up
+            pass
+        finally:
+            db.close()
 
     def save(self, room_id: str, data: dict[str, Any]) -> None:
         text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
@@ -43,6 +74,23 @@ class RoomStore:
             rows = self._db.execute("SELECT data FROM rooms ORDER BY rowid").fetchall()
         return [json.loads(row[0]) for row in rows]
 
+    def get_value(self, key: str) -> str | None:
+        """A server setting (the tournaments' session clocks), or None."""
+        with self._lock:
+            row = self._db.execute("SELECT value FROM settings WHERE key = ?", (key,)).fetchone()
+        return None if row is None else str(row[0])
+
+    def put_value(self, key: str, value: str) -> None:
+        with self._lock, self._db:
+            self._db.execute(
+                "INSERT INTO settings (key, value) VALUES (?, ?) "
+                "ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+                (key, value),
+            )
+
     def close(self) -> None:
+        self._stop.set()
+        if self._checkpointer is not None:
+            self._checkpointer.join(10)
         with self._lock:
             self._db.close()

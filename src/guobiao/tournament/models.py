@@ -32,6 +32,7 @@ __all__ = [
     "HandRecord",
     "PenaltyRecord",
     "Player",
+    "RefereeAccount",
     "SeatAssignment",
     "SessionAbsence",
     "SessionResult",
@@ -270,3 +271,24 @@ class AuditEntry(Base):
     old: Mapped[dict[str, Any]] = mapped_column(JSON)
     new: Mapped[dict[str, Any]] = mapped_column(JSON)
     note: Mapped[str | None] = mapped_column(Text)
+
+
+class RefereeAccount(Base):
+    """A person the organiser authorised to enter and correct a tournament's results on the web
+    pages (``guobiao tournament referee``; ``guobiao.server.accounts``). ``password_hash``:
+    ``scrypt$n$r$p$salt$hash`` (hex); never the password. ``role``: "referee" (results) or
+    "organiser" (results and the session clock). ``active`` False: removed, cannot log in."""
+
+    __tablename__ = "referee_accounts"
+    __table_args__ = (
+        UniqueConstraint("tournament_id", "username"),
+        CheckConstraint("role IN ('referee', 'organiser')", name="role"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    tournament_id: Mapped[int] = mapped_column(ForeignKey("tournaments.id", ondelete="CASCADE"))
+    username: Mapped[str] = mapped_column(String(100))
+    password_hash: Mapped[str] = mapped_column(String(300))
+    role: Mapped[str] = mapped_column(String(20), default="referee")
+    active: Mapped[bool] = mapped_column(Boolean, default=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)

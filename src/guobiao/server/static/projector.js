@@ -1,0 +1,85 @@
+// The projector view: the session clock (counting down; a warning 15 minutes before the end, as
+// 第六条四 lets the chief referee end the session at the set time), then the seating and the
+// standings, a page at a time, rotating. ?rotate=SECONDS (default 15), ?rows=N per page.
+"use strict";
+
+const NAME = tournamentName();
+const PARAMS = new URLSearchParams(location.search);
+const ROTATE = Math.max(3, Number(PARAMS.get("rotate")) || 15) * 1000;
+const ROWS = Math.max(4, Number(PARAMS.get("rows")) || 12);
+let PAGES = [];
+let PAGE = 0;
+
+const showClock = makeCountdown((clock, remaining) => {
+  const box = document.getElementById("p-clock");
+  document.getElementById("p-time").textContent = clockText(remaining);
+  document.getElementById("p-session").textContent =
+    clock.session ? `第${clock.session}局 Session ${clock.session}` : "";
+  const warn = remaining <= clock.warning && remaining > 0;
+  const over = remaining <= 0;
+  box.classList.toggle("warn", warn);
+  box.classList.toggle("over", over);
+  box.classList.toggle("paused", !clock.running && !over);
+  document.getElementById("p-note").textContent = over ? "时间到 — Time is up"
+    : [warn ? "最后15分钟 — 15 minutes left" : "", clock.running ? "" : "暂停 — paused"]
+      .filter(Boolean).join(" · ");
+});
+
+function chunks(list, size) {
+  const out = [];
+  for (let i = 0; i < list.length; i += size) out.push(list.slice(i, i + size));
+  return out;
+}
+
+function seatingPages(seating) {
+  return chunks(seating.tables, Math.max(1, Math.floor(ROWS / 2))).map((tables, i, all) => ({
+    title: `第${seating.session}局 座位 Seating, session ${seating.session}` + (all.length > 1 ? ` (${i + 1}/${all.length})` : ""),
+    node: el("div", {class: "p-tables"}, tables.map((t) => el("div", {class: "p-table"},
+      el("div", {class: "p-table-no"}, `${t.table}`),
+      el("ol", {class: "p-seats"}, t.seats.map((s) => el("li", {},
+        el("span", {class: "wind"}, WIND_LABELS[s.wind]), " ", s.name,
+        s.score !== null && s.score !== undefined ? el("span", {class: "num"}, ` ${s.score}`) : null)))))),
+  }));
+}
+
+function standingPages(title, rows, team) {
+  return chunks(rows, ROWS).map((part, i, all) => ({
+    title: title + (all.length > 1 ? ` (${i + 1}/${all.length})` : ""),
+    node: el("table", {class: "p-standings"}, el("tbody", {}, part.map((r) => el("tr", {},
+      el("td", {class: "rank"}, r.rank),
+      el("td", {class: "name"}, r.name, team ? el("span", {class: "muted small"}, " " + r.members.join(", ")) : (r.team ? el("span", {class: "muted small"}, " " + r.team) : null)),
+      el("td", {class: "num strong"}, r.standard),
+      el("td", {class: "num muted"}, r.match))))),
+  }));
+}
+
+function show() {
+  const panel = document.getElementById("p-panel");
+  if (!PAGES.length) { fill(panel, el("p", {class: "muted"}, "…")); return; }
+  PAGE %= PAGES.length;
+  const page = PAGES[PAGE];
+  fill(panel, el("h2", {class: "p-page-title"}, page.title), page.node);
+  document.getElementById("p-page").textContent = `${PAGE + 1} / ${PAGES.length}`;
+}
+
+async function refresh(version, clock) {
+  try {
+    const summary = await api("GET", tApi(NAME));
+    showClock(clock || summary.clock);
+    const standings = await api("GET", tApi(NAME, "standings"));
+    const session = summary.clock.session || summary.current;
+    const pages = [];
+    if (session) pages.push(...seatingPages(await api("GET", tApi(NAME, "seating", session))));
+    if (standings.individual.length) pages.push(...standingPages("个人名次 Standings", standings.individual, false));
+    if (standings.teams.length) pages.push(...standingPages("团体名次 Team standings", standings.teams, true));
+    PAGES = pages;
+    show();
+  } catch (err) {
+    fill(document.getElementById("p-panel"), el("p", {class: "error"}, err.message));
+  }
+}
+
+document.getElementById("t-name").textContent = NAME;
+document.title = NAME + " — projector";
+setInterval(() => { PAGE += 1; show(); }, ROTATE);
+watchTournament(NAME, refresh);

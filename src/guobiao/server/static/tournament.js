@@ -1,0 +1,92 @@
+// The public standings page: individual and team standings, each session's seating with links
+// to the score sheets; refreshed whenever a result is entered (watchTournament).
+"use strict";
+
+const NAME = tournamentName();
+let SUMMARY = null;
+let SESSION = null;
+
+function standingsRows(rows) {
+  const head = el("tr", {},
+    el("th", {}, "名次", el("br"), el("span", {class: "en"}, "Rank")),
+    el("th", {}, "姓名", el("br"), el("span", {class: "en"}, "Name")),
+    el("th", {}, "队", el("br"), el("span", {class: "en"}, "Team")),
+    el("th", {class: "num"}, "标准分", el("br"), el("span", {class: "en"}, "Std")),
+    el("th", {class: "num"}, "比赛分", el("br"), el("span", {class: "en"}, "Match")),
+    ...(SUMMARY ? Array.from({length: SUMMARY.sessions}, (_, i) => el("th", {class: "num wide-only"}, `第${i + 1}局`, el("br"), el("span", {class: "en"}, `S${i + 1}`))) : []));
+  const body = rows.map((r) => el("tr", {"data-player": r.name},
+    el("td", {class: "rank"}, r.rank),
+    el("td", {class: "name"}, r.name),
+    el("td", {class: "muted"}, r.team || "—"),
+    el("td", {class: "num strong"}, r.standard),
+    el("td", {class: "num"}, r.match),
+    ...(SUMMARY ? Array.from({length: SUMMARY.sessions}, (_, i) => el("td", {class: "num wide-only"}, r.sessions[i] ?? "")) : [])));
+  return [el("thead", {}, head), el("tbody", {}, body)];
+}
+
+function teamRows(rows) {
+  const head = el("tr", {}, el("th", {}, "名次 Rank"), el("th", {}, "队 Team"),
+    el("th", {}, "队员 Players"), el("th", {class: "num"}, "标准分 Std"), el("th", {class: "num"}, "比赛分 Match"));
+  const body = rows.map((r) => el("tr", {"data-team": r.name},
+    el("td", {class: "rank"}, r.rank), el("td", {class: "name"}, r.name),
+    el("td", {class: "muted"}, r.members.join(", ")),
+    el("td", {class: "num strong"}, r.standard), el("td", {class: "num"}, r.match)));
+  return [el("thead", {}, head), el("tbody", {}, body)];
+}
+
+function tableCard(session, t) {
+  return el("div", {class: "t-card" + (t.entered ? " entered" : ""), "data-table": t.table},
+    el("div", {class: "t-card-head"},
+      el("strong", {}, `第${t.table}桌 Table ${t.table}`),
+      el("a", {href: tUrl(NAME, "sheet", session, t.table)}, "记分表 sheet")),
+    el("table", {class: "seats"}, el("tbody", {}, t.seats.map((s) => el("tr", {},
+      el("td", {class: "wind"}, WIND_LABELS[s.wind]),
+      el("td", {class: "name"}, s.name),
+      el("td", {class: "num"}, s.score ?? "")))))
+  );
+}
+
+async function loadSeating() {
+  const box = document.getElementById("tables");
+  if (!SESSION) { fill(box, el("p", {class: "muted"}, "No session seated yet.")); return; }
+  const data = await api("GET", tApi(NAME, "seating", SESSION));
+  fill(box, data.tables.map((t) => tableCard(SESSION, t)));
+}
+
+async function refresh() {
+  try {
+    SUMMARY = await api("GET", tApi(NAME));
+    const standings = await api("GET", tApi(NAME, "standings"));
+    const select = document.getElementById("session-select");
+    if (select.options.length !== SUMMARY.seated.length) {
+      fill(select, SUMMARY.seated.map((n) => el("option", {value: n}, `第${n}局 Session ${n}`)));
+    }
+    if (SESSION === null) SESSION = SUMMARY.current;
+    if (SESSION !== null) select.value = String(SESSION);
+    const ind = document.getElementById("individual");
+    fill(ind, standings.individual.length ? standingsRows(standings.individual)
+      : [el("tbody", {}, el("tr", {}, el("td", {class: "muted"}, "No results yet.")))]);
+    const teams = document.getElementById("teams");
+    teams.hidden = !standings.teams.length;
+    document.getElementById("nav-teams").hidden = teams.hidden;
+    fill(document.getElementById("team-table"), teamRows(standings.teams));
+    await loadSeating();
+    const done = SUMMARY.complete.length;
+    fill(document.getElementById("t-status"),
+      `${done} / ${SUMMARY.sessions} 局 sessions complete · updated ${new Date().toLocaleTimeString()}`);
+    fill(document.getElementById("t-error"));
+  } catch (err) {
+    fill(document.getElementById("t-error"), err.message);
+  }
+}
+
+document.getElementById("t-name").textContent = NAME;
+document.title = NAME + " — standings";
+document.getElementById("nav-results").href = tUrl(NAME, "results");
+document.getElementById("nav-projector").href = tUrl(NAME, "projector");
+document.getElementById("nav-referee").href = tUrl(NAME, "referee");
+document.getElementById("session-select").addEventListener("change", (e) => {
+  SESSION = Number(e.target.value);
+  loadSeating();
+});
+watchTournament(NAME, refresh);

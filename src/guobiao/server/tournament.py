@@ -1,0 +1,633 @@
+"""The tournament pages of ``guobiao serve --db URL``: read-only standings, seating and score
+sheets for everyone, live; a projector view with the session clock; referee score entry.
+
+``tournament_router(store, rooms, signer, ...)`` builds the routes (``create_app`` mounts them).
+Reading is public. Entering or correcting a table's totals, and the clock, need a login session
+of an account of *that* tournament (``guobiao.server.accounts``) and the session's CSRF token in
+the ``X-CSRF-Token`` header of the JSON POST. Every store call runs in the thread pool (FastAPI
+runs plain ``def`` handlers there), never on the event loop the game rooms share.
+
+Live updates: ``GET /api/t/{name}/changes?since=V&wait=S`` answers as soon as the tournament data
+version passes ``V`` (or after ``S`` seconds, at most 30): a long poll. The version moves when a
+referee saves on this server, when the clock changes, and when a cheap fingerprint of the
+database (row counts and highest ids of results, hands, penalties, seats, audit entries) changes,
+so results entered with ``guobiao tournament`` from another process show up too (checked at most
+every ``check_interval`` seconds).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import html
+import json
+import logging
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from fastapi import APIRouter, HTTPException, Request, Response
+from fastapi.concurrency import run_in_threadpool
+from fastapi.responses import FileResponse, HTMLResponse
+from pydantic import BaseModel, Field
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session as OrmSession
+
+from ..tournament.models import (
+    AuditEntry,
+    GameTable,
+    HandRecord,
+    PenaltyRecord,
+    SeatAssignment,
+    SessionAbsence,
+    SessionResult,
+    Tournament,
+    TournamentSession,
+)
+from ..tournament.ranking import format_points, individual_ranking, team_ranking
+from ..tournament.store import Store, StoreError
+from .accounts import Account, Login, SessionSigner, authenticate, find_account
+from .store import RoomStore
+
+__all__ = ["COOKIE", "SessionClock", "Watcher", "tournament_router"]
+
+STATIC = Path(__file__).resolve().parent / "static"
+COOKIE = "guobiao_referee"
+WINDS = ("E", "S", "W", "N")
+WARNING_SECONDS = 15 * 60
+"""The clock warns when 15 minutes remain (第六条四: the session ends at the set time)."""
+DEFAULT_SESSION_MINUTES = 180
+"""A session's time limit by default (RULES.md: 4 rounds or the time limit, 3 hours)."""
+_log = logging.getLogger("guobiao.server")
+
+_SECURITY_HEADERS = {
+    "Content-Security-Policy": "default-src 'self'; style-src 'self' 'unsafe-inline'; "
+    "img-src 'self' data:; frame-ancestors 'none'; form-action 'self'",
+    "X-Frame-Options": "DENY",
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "same-origin",
+}
+
+
+class Watcher:
+    """The tournament data version: bumped on every change this server makes and whenever the
+    database fingerprint changes (another process wrote)."""
+
+    def __init__(self, store: Store, check_interval: float = 1.0) -> None:
+        self.store = store
+        self.check_interval = check_interval
+        self.version = 1
+        self._fingerprint: tuple[Any, ...] | None = None
+        self._checked_at = -1e9
+        self._lock = threading.Lock()
+
+    def bump(self) -> int:
+        with self._lock:
+            self.version += 1
+            self._checked_at = -1e9  # look again: our write is in the fingerprint now
+            return self.version
+
+    def _read_fingerprint(self) -> tuple[Any, ...]:
+        out: list[Any] = []
+        with OrmSession(self.store.engine) as db:
+            for model in (
+                SessionResult,
+                HandRecord,
+                PenaltyRecord,
+                SeatAssignment,
+                SessionAbsence,
+                AuditEntry,
+                Tournament,
+            ):
+                out.extend(db.execute(select(func.count(), func.max(model.id))).one())
+            out.append(db.scalar(select(func.sum(SessionResult.score))))
+        return tuple(out)
+
+    def check(self) -> int:
+        """The version, after a fresh look at the database if the last is ``check_interval``
+        old (blocking: call it from the thread pool)."""
+        with self._lock:
+            now = time.monotonic()
+            if now - self._checked_at >= self.check_interval:
+                self._checked_at = now
+                fingerprint = self._read_fingerprint()
+                if self._fingerprint is not None and fingerprint != self._fingerprint:
+                    self.version += 1
+                self._fingerprint = fingerprint
+            return self.version
+
+
+@dataclass
+class SessionClock:
+    """The projector's session clock: ``duration`` seconds, counting down while running; the
+    organiser starts, pauses and resets it. Times are wall-clock seconds (it survives a restart:
+    kept in the server's own database)."""
+
+    session: int | None = None
+    duration: float = DEFAULT_SESSION_MINUTES * 60.0
+    elapsed: float = 0.0  # run time before ``started_at``
+    started_at: float | None = None  # None: paused / not started
+
+    def remaining(self, now: float) -> float:
+        run = self.elapsed + (now - self.started_at if self.started_at is not None else 0.0)
+        return max(0.0, self.duration - run)
+
+    def json(self, now: float) -> dict[str, Any]:
+        remaining = self.remaining(now)
+        return {
+            "session": self.session,
+            "duration": self.duration,
+            "remaining": remaining,
+            "running": self.started_at is not None and remaining > 0,
+            "warning": WARNING_SECONDS,
+            "warn": remaining <= WARNING_SECONDS,
+            "over": remaining <= 0,
+        }
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "session": self.session,
+            "duration": self.duration,
+            "elapsed": self.elapsed,
+            "started_at": self.started_at,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> SessionClock:
+        return cls(
+            data.get("session"),
+            float(data.get("duration", DEFAULT_SESSION_MINUTES * 60.0)),
+            float(data.get("elapsed", 0.0)),
+            data.get("started_at"),
+        )
+
+
+class Credentials(BaseModel):
+    username: str = Field(max_length=100)
+    password: str = Field(max_length=200)
+
+
+class Totals(BaseModel):
+    session: int
+    table: int
+    scores: dict[str, int]
+    deductions: dict[str, int] = {}
+    note: str | None = Field(default=None, max_length=500)
+    correct: bool = False
+
+
+class ClockCommand(BaseModel):
+    action: str  # start | pause | reset
+    session: int | None = None
+    minutes: float | None = Field(default=None, gt=0, le=24 * 60)
+
+
+def _refused(status: int, code: str, message: str) -> HTTPException:
+    return HTTPException(status, {"code": code, "message": message})
+
+
+def _page(name: str) -> FileResponse:
+    return FileResponse(STATIC / name, headers=_SECURITY_HEADERS)
+
+
+def _live_report(body: str, tournament: str) -> HTMLResponse:
+    """A report page that reloads itself when the tournament data changes."""
+    script = (
+        f'<script src="/static/live.js" data-tournament="{html.escape(tournament, quote=True)}">'
+        "</script>\n"
+    )
+    return HTMLResponse(body.replace("</body>", script + "</body>", 1), headers=_SECURITY_HEADERS)
+
+
+class _Reader:
+    """Public reads, cached per tournament and data version."""
+
+    def __init__(self, store: Store, watcher: Watcher) -> None:
+        self.store = store
+        self.watcher = watcher
+        self._cache: dict[tuple[str, str], tuple[int, Any]] = {}
+
+    def cached(self, key: tuple[str, str], make: Callable[[], Any]) -> Any:
+        version = self.watcher.check()
+        hit = self._cache.get(key)
+        if hit is not None and hit[0] == version:
+            return hit[1]
+        value = make()
+        self._cache[key] = (version, value)
+        return value
+
+    def tournaments(self) -> list[dict[str, Any]]:
+        with OrmSession(self.store.engine) as db:
+            rows = db.scalars(select(Tournament).order_by(Tournament.created_at.desc()))
+            return [{"name": t.name, "sessions": t.sessions_planned} for t in rows]
+
+    def summary(self, name: str) -> dict[str, Any]:
+        with OrmSession(self.store.engine) as db:
+            t = db.scalar(select(Tournament).where(Tournament.name == name))
+            if t is None:
+                raise StoreError(f"no tournament {name!r}")
+            rows = db.execute(
+                select(TournamentSession.number, GameTable.id)
+                .join(GameTable)
+                .where(TournamentSession.tournament_id == t.id)
+            ).all()
+            entered = set(
+                db.scalars(
+                    select(SessionResult.table_id)
+                    .join(GameTable)
+                    .join(TournamentSession)
+                    .where(TournamentSession.tournament_id == t.id)
+                )
+            ) | set(
+                db.scalars(
+                    select(HandRecord.table_id)
+                    .join(GameTable)
+                    .join(TournamentSession)
+                    .where(TournamentSession.tournament_id == t.id)
+                )
+            )
+            seated = sorted({number for number, _ in rows})
+            done = {
+                number: all(tid in entered for n, tid in rows if n == number) for number in seated
+            }
+            current = next((n for n in seated if not done[n]), seated[-1] if seated else None)
+            has_teams = bool(t.teams)
+            return {
+                "name": t.name,
+                "sessions": t.sessions_planned,
+                "starting_points": t.starting_points,
+                "seated": seated,
+                "complete": [n for n in seated if done[n]],
+                "current": current,
+                "teams": has_teams,
+            }
+
+    def standings(self, name: str) -> dict[str, Any]:
+        from ..tournament_common import read_info
+
+        info = read_info(self.store, name)
+        results = self.store.table_results(name)
+        team_of = {p: v[1] for p, v in info.players.items()}
+        number_of = {p: v[0] for p, v in info.players.items()}
+        individual = [
+            {
+                "rank": s.label,
+                "name": s.name,
+                "number": number_of.get(s.name),
+                "team": team_of.get(s.name),
+                "standard": format_points(s.standard_points),
+                "match": s.match_points,
+                "best": format_points(s.best_session),
+                "sessions": [format_points(p) for p in s.session_points],
+            }
+            for s in individual_ranking(results)
+        ]
+        members: dict[str, list[str]] = {}
+        for player, (_, team, _) in info.players.items():
+            if team is not None:
+                members.setdefault(team, []).append(player)
+        teams = [
+            {
+                "rank": s.label,
+                "name": s.name,
+                "members": list(s.members),
+                "standard": format_points(s.standard_points),
+                "match": s.match_points,
+            }
+            for s in (team_ranking(results, members) if members else [])
+        ]
+        return {"tournament": name, "individual": individual, "teams": teams}
+
+    def seating(self, name: str, session: int) -> dict[str, Any]:
+        from ..tournament_common import read_info, read_seating
+
+        info = read_info(self.store, name)
+        tables = []
+        for number, names in read_seating(self.store, name, session):
+            scores = self.store.table_scores(name, session, number)
+            source, loose = self._entry(name, session, number)
+            tables.append(
+                {
+                    "table": number,
+                    "entered": scores is not None,
+                    "source": source if scores is not None else None,
+                    "deductions": {
+                        WINDS[i]: loose.get(player, 0) for i, player in enumerate(names)
+                    },
+                    "seats": [
+                        {
+                            "wind": WINDS[i],
+                            "name": player,
+                            "number": info.players.get(player, (None, None, False))[0],
+                            "team": info.players.get(player, (None, None, False))[1],
+                            "score": None if scores is None else scores.get(player),
+                        }
+                        for i, player in enumerate(names)
+                    ],
+                }
+            )
+        return {"tournament": name, "session": session, "tables": tables}
+
+    def _entry(self, name: str, session: int, table: int) -> tuple[str, dict[str, int]]:
+        """How a table was entered ("totals" or "hands") and its session-level deductions by
+        player."""
+        return entry_of(self.store, name, session, table)
+
+
+def entry_of(store: Store, name: str, session: int, table: int) -> tuple[str, dict[str, int]]:
+    with OrmSession(store.engine) as db:
+        table_id = db.scalar(
+            select(GameTable.id)
+            .join(TournamentSession)
+            .join(Tournament)
+            .where(
+                Tournament.name == name,
+                TournamentSession.number == session,
+                GameTable.number == table,
+            )
+        )
+        if table_id is None:
+            raise StoreError(f"{name!r}: session {session} has no table {table}")
+        totals = db.scalar(select(SessionResult.id).where(SessionResult.table_id == table_id))
+        loose: dict[str, int] = {}
+        for penalty in db.scalars(
+            select(PenaltyRecord).where(
+                PenaltyRecord.table_id == table_id, PenaltyRecord.hand_id.is_(None)
+            )
+        ):
+            loose[penalty.player.name] = loose.get(penalty.player.name, 0) + penalty.amount
+        return ("totals" if totals is not None else "hands"), loose
+
+
+def tournament_router(
+    store: Store,
+    rooms: RoomStore,
+    signer: SessionSigner,
+    *,
+    wall: Callable[[], float] = time.time,
+    session_seconds: float = 12 * 3600.0,
+    check_interval: float = 1.0,
+    max_failures: int = 10,
+) -> APIRouter:
+    """The tournament routes over ``store``. ``rooms`` keeps the session clocks; ``signer``
+    signs login cookies, which last ``session_seconds``; ``wall`` is the clock of expiries."""
+    router = APIRouter()
+    watcher = Watcher(store, check_interval)
+    reader = _Reader(store, watcher)
+    clocks: dict[str, SessionClock] = {}
+    clock_lock = threading.Lock()
+    failures: dict[tuple[str, str, str], list[float]] = {}
+    router.watcher = watcher  # type: ignore[attr-defined]
+
+    def read(make: Callable[[], Any]) -> Any:
+        try:
+            return make()
+        except StoreError as err:
+            status = 404 if str(err).startswith("no tournament") else 400
+            raise _refused(status, "refused", str(err)) from None
+
+    def clock_of(name: str) -> SessionClock:
+        clock = clocks.get(name)
+        if clock is None:
+            saved = rooms.get_value(f"clock:{name}")
+            clock = SessionClock.from_dict(json.loads(saved)) if saved else SessionClock()
+            clocks[name] = clock
+        return clock
+
+    def referee_of(request: Request, name: str, *, csrf: bool) -> tuple[Account, Login]:
+        """The logged-in account of tournament ``name``, or 401/403; with ``csrf`` the request's
+        ``X-CSRF-Token`` must be this session's token."""
+        cookie = request.cookies.get(COOKIE)
+        login = signer.check(cookie, wall()) if cookie else None
+        if login is None:
+            raise _refused(401, "login", "log in as a referee of this tournament")
+        account = find_account(store, login.account_id)
+        if (
+            account is None
+            or not account.active
+            or account.fingerprint != login.fingerprint
+            or account.tournament_id != login.tournament_id
+        ):
+            raise _refused(401, "login", "this session has ended: log in again")
+        if account.tournament != name:
+            raise _refused(403, "forbidden", f"{account.username} is no referee of {name!r}")
+        if csrf and not signer.check_csrf(login, request.headers.get("x-csrf-token", "")):
+            raise _refused(403, "csrf", "a missing or wrong CSRF token")
+        return account, login
+
+    def json_only(request: Request) -> None:
+        kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
+        if kind != "application/json":
+            raise _refused(415, "json", "send application/json")
+
+    # -- pages ----------------------------------------------------------------------------------
+
+    @router.get("/t", include_in_schema=False)
+    @router.get("/t/", include_in_schema=False)
+    def index_page() -> FileResponse:
+        return _page("tournaments.html")
+
+    @router.get("/t/{name}", include_in_schema=False)
+    def tournament_page(name: str) -> FileResponse:
+        return _page("tournament.html")
+
+    @router.get("/t/{name}/projector", include_in_schema=False)
+    def projector_page(name: str) -> FileResponse:
+        return _page("projector.html")
+
+    @router.get("/t/{name}/referee", include_in_schema=False)
+    def referee_page(name: str) -> FileResponse:
+        return _page("referee.html")
+
+    @router.get("/t/{name}/sheet/{session}/{table}", include_in_schema=False)
+    def sheet_page(name: str, session: int, table: int) -> HTMLResponse:
+        from ..tournament.reports import score_sheet_html
+
+        body = read(lambda: score_sheet_html(store, name, session, table))
+        return _live_report(body, name)
+
+    @router.get("/t/{name}/results", include_in_schema=False)
+    def results_page(name: str) -> HTMLResponse:
+        from ..tournament.reports import results_table_html
+
+        return _live_report(read(lambda: results_table_html(store, name)), name)
+
+    # -- public reads ---------------------------------------------------------------------------
+
+    @router.get("/api/tournaments")
+    def list_tournaments() -> list[dict[str, Any]]:
+        result: list[dict[str, Any]] = reader.cached(("", "list"), reader.tournaments)
+        return result
+
+    @router.get("/api/t/{name}")
+    def summary(name: str) -> dict[str, Any]:
+        data = read(lambda: reader.cached((name, "summary"), lambda: reader.summary(name)))
+        return {**data, "version": watcher.version, "clock": clock_of(name).json(wall())}
+
+    @router.get("/api/t/{name}/standings")
+    def standings(name: str) -> dict[str, Any]:
+        data = read(lambda: reader.cached((name, "standings"), lambda: reader.standings(name)))
+        return {**data, "version": watcher.version}
+
+    @router.get("/api/t/{name}/seating/{session}")
+    def seating(name: str, session: int) -> dict[str, Any]:
+        key = (name, f"seating:{session}")
+        data = read(lambda: reader.cached(key, lambda: reader.seating(name, session)))
+        return {**data, "version": watcher.version}
+
+    @router.get("/api/t/{name}/clock")
+    def get_clock(name: str) -> dict[str, Any]:
+        return clock_of(name).json(wall())
+
+    @router.get("/api/t/{name}/changes")
+    async def changes(name: str, since: int = 0, wait: float = 25.0) -> dict[str, Any]:
+        """Long poll: the version once it passes ``since``, or after ``wait`` seconds."""
+        deadline = time.monotonic() + max(0.0, min(wait, 30.0))
+        while True:
+            version = await run_in_threadpool(watcher.check)
+            if version > since or time.monotonic() >= deadline:
+                return {"version": version, "clock": clock_of(name).json(wall())}
+            await asyncio.sleep(min(0.25, max(0.0, deadline - time.monotonic())))
+
+    # -- referees -------------------------------------------------------------------------------
+
+    @router.post("/api/t/{name}/login")
+    def login(name: str, body: Credentials, request: Request, response: Response) -> dict[str, Any]:
+        json_only(request)
+        ip = request.client.host if request.client else "?"
+        key = (ip, name, body.username)
+        now = wall()
+        recent = [t for t in failures.get(key, []) if now - t < 600]
+        if len(recent) >= max_failures:
+            raise _refused(429, "slow_down", "too many failed logins: wait 10 minutes")
+        account = authenticate(store, name, body.username, body.password)
+        if account is None:
+            if len(failures) > 10_000:  # forget the old ones: a spray of names costs no memory
+                for stale in [k for k, v in failures.items() if now - v[-1] >= 600]:
+                    failures.pop(stale, None)
+            failures[key] = [*recent, now]
+            raise _refused(401, "bad_login", "wrong tournament, user name or password")
+        failures.pop(key, None)
+        cookie, session = signer.issue(account, now, session_seconds)
+        response.set_cookie(
+            COOKIE,
+            cookie,
+            max_age=int(session_seconds),
+            httponly=True,
+            samesite="strict",
+            secure=request.url.scheme == "https",
+            path="/",
+        )
+        _log.info("%s logged in to %r", account.username, name)
+        return {
+            "username": account.username,
+            "role": account.role,
+            "csrf": signer.csrf_token(session),
+            "expires": session.expires,
+        }
+
+    @router.get("/api/t/{name}/me")
+    def me(name: str, request: Request) -> dict[str, Any]:
+        account, session = referee_of(request, name, csrf=False)
+        return {
+            "username": account.username,
+            "role": account.role,
+            "csrf": signer.csrf_token(session),
+            "expires": session.expires,
+        }
+
+    @router.post("/api/t/{name}/logout")
+    def logout(name: str, request: Request, response: Response) -> dict[str, Any]:
+        referee_of(request, name, csrf=True)
+        response.delete_cookie(COOKIE, path="/")
+        return {"ok": True}
+
+    @router.post("/api/t/{name}/results")
+    def enter_totals(name: str, body: Totals, request: Request) -> dict[str, Any]:
+        json_only(request)
+        account, _ = referee_of(request, name, csrf=True)
+        if sorted(body.scores) != sorted(WINDS):
+            raise _refused(400, "bad_scores", "give the four scores E S W N")
+        if not set(body.deductions) <= set(WINDS):
+            raise _refused(400, "bad_scores", "deductions are by seat E S W N")
+        from ..tournament_common import read_seating
+
+        def save() -> None:
+            seats = dict(read_seating(store, name, body.session))
+            names = seats.get(body.table)
+            if names is None:
+                raise StoreError(f"{name!r}: session {body.session} has no table {body.table}")
+            scores = {names[WINDS.index(w)]: v for w, v in body.scores.items()}
+            taken = {names[WINDS.index(w)]: v for w, v in body.deductions.items() if v}
+            if not body.correct:  # deductions already recorded (lateness) stay: add the rest
+                _, earlier = entry_of(store, name, body.session, body.table)
+                for player, points in earlier.items():
+                    extra = taken.get(player, 0) - points
+                    if extra < 0:
+                        raise StoreError(
+                            f"{player!r} already has {points} deducted at this table: "
+                            "deductions can only be lowered by a correction"
+                        )
+                    taken[player] = extra
+                taken = {p: v for p, v in taken.items() if v}
+            if body.correct:
+                store.correct_session_totals(
+                    name,
+                    body.session,
+                    body.table,
+                    scores,
+                    who=account.username,
+                    deductions=taken,
+                    note=body.note,
+                )
+            else:
+                store.record_session_totals(
+                    name, body.session, body.table, scores, deductions=taken, note=body.note
+                )
+
+        read(save)
+        _log.info(
+            "%s %s %r session %d table %d: %s",
+            account.username,
+            "corrected" if body.correct else "entered",
+            name,
+            body.session,
+            body.table,
+            body.scores,
+        )
+        return {"ok": True, "version": watcher.bump()}
+
+    @router.post("/api/t/{name}/clock")
+    def set_clock(name: str, body: ClockCommand, request: Request) -> dict[str, Any]:
+        json_only(request)
+        account, _ = referee_of(request, name, csrf=True)
+        if account.role != "organiser":
+            raise _refused(403, "forbidden", "only an organiser account runs the clock")
+        with clock_lock:  # handlers run in a thread pool: one clock change at a time
+            return change_clock(name, body)
+
+    def change_clock(name: str, body: ClockCommand) -> dict[str, Any]:
+        clock = clock_of(name)
+        now = wall()
+        if body.action == "start":
+            if clock.started_at is None and clock.remaining(now) > 0:
+                clock.started_at = now
+        elif body.action == "pause":
+            if clock.started_at is not None:
+                clock.elapsed += now - clock.started_at
+                clock.started_at = None
+        elif body.action == "reset":
+            clock.elapsed, clock.started_at = 0.0, None
+            if body.minutes is not None:
+                clock.duration = body.minutes * 60.0
+        else:
+            raise _refused(400, "bad_action", "start, pause or reset")
+        if body.session is not None:
+            clock.session = body.session
+        rooms.put_value(f"clock:{name}", json.dumps(clock.to_dict()))
+        watcher.bump()
+        return clock.json(now)
+
+    return router
