@@ -63,6 +63,7 @@ __all__ = [
     "Game",
     "HandResult",
     "IllegalActionError",
+    "LiveSeat",
     "Phase",
     "SeatView",
 ]
@@ -132,6 +133,22 @@ _KONG = tuple(Action(ActionKind.KONG, TILES[t]) for t in range(34))
 _CONCEALED_KONG = tuple(Action(ActionKind.CONCEALED_KONG, TILES[t]) for t in range(34))
 _ADDED_KONG = tuple(Action(ActionKind.ADDED_KONG, TILES[t]) for t in range(34))
 _CHOW = tuple(Action(ActionKind.CHOW, TILES[t]) for t in range(34))
+
+
+def _chows_with(tile: int) -> tuple[tuple[int, int, int], ...]:
+    """The chows a discard completes: (lowest tile, the two other tiles), lowest first."""
+    if tile >= 27:
+        return ()
+    first = tile - tile % 9  # the suit's 1
+    out = []
+    for low in (tile - 2, tile - 1, tile):
+        if first <= low and low + 2 <= first + 8:
+            a, b = (u for u in (low, low + 1, low + 2) if u != tile)
+            out.append((low, a, b))
+    return tuple(out)
+
+
+_CHOW_WITH = tuple(_chows_with(t) for t in range(34))
 
 
 class Phase(Enum):
@@ -234,13 +251,27 @@ class SeatView:
         return seen
 
 
+_NO_WAITS: frozenset[int] = frozenset()
+
+
 @dataclass(slots=True)
-class _Seat:
+class LiveSeat:
+    """The engine's own record of one seat (:meth:`Game.live_seat`): live and read-only.
+
+    Tiles are ints 0-33 (flowers 34-41). ``counts`` (42 counts) is the concealed hand, private to
+    the seat; everything else is on the table, but ``melds`` holds the seat's concealed kongs too
+    (others see them face down until the hand ends). ``melds_version`` changes whenever ``melds``
+    does (a claim, a kong, a robbed kong); ``river`` only grows, or loses its last tile to a claim.
+    """
+
     counts: list[int] = field(default_factory=lambda: [0] * 42)  # flowers only while dealt
     melds: list[Meld] = field(default_factory=list)
     flowers: list[int] = field(default_factory=list)
     river: list[int] = field(default_factory=list)  # discards not claimed
     waits: frozenset[int] = frozenset()  # tiles completing the 13-form hand (any shape)
+    melds_version: int = 0
+    floor: int = 0  # a lower bound of the 13-form hand's shanten (0: compute it)
+    floor_melds: int = 0  # the melds when ``floor`` was computed
 
 
 class Game:
@@ -284,7 +315,7 @@ class Game:
     @property
     def to_act(self) -> tuple[int, ...]:
         """Seats that must choose an action now (empty when the hand is over)."""
-        return tuple(seat for seat in self._pending if seat not in self._responses)
+        return self._to_act
 
     def legal_actions(self, seat: int) -> tuple[Action, ...]:
         """Every legal action of ``seat`` now (empty if it need not act)."""
@@ -355,6 +386,37 @@ class Game:
             ),
         )
 
+    # -- the fast path (the RL environment): the same public information, no SeatView built ----
+    def live_seat(self, seat: int) -> LiveSeat:
+        """The engine's own record of ``seat`` (live: it changes as the hand goes on; never
+        mutate it). A player's view shows only its own ``counts``; for the others it shows the
+        melds but their concealed kongs (until the hand is over), the river, the flowers.
+        :meth:`view` is built from exactly these, with :attr:`drawn_tile`,
+        :attr:`claimable_tile` and :attr:`segments_left`; tests/test_game_fast_path.py checks it."""
+        return self._seats[seat]
+
+    @property
+    def drawn_tile(self) -> int | None:
+        """The tile ``current`` just drew, while it is to act after the draw (``SeatView.drawn``
+        of that seat); else None."""
+        if self.phase is Phase.ACT and self._after_draw:
+            return self._last_tile
+        return None
+
+    @property
+    def claimable_tile(self) -> int | None:
+        """The discard (RESPOND) or added-kong tile (ROB) open to claims (``SeatView.last_discard``),
+        else None."""
+        phase = self.phase
+        if phase is Phase.RESPOND or phase is Phase.ROB:
+            return self._last_tile
+        return None
+
+    @property
+    def segments_left(self) -> list[int] | None:
+        """Botzone: the tiles left in each seat's segment (live; never mutate it), else None."""
+        return self._segment_left
+
     def tile_census(self) -> dict[str, int]:
         """Where every tile is: the wall, hands, melds, discard pools, flowers (sums to the set)."""
         return {
@@ -372,8 +434,13 @@ class Game:
         The state changes only if the action is applied whole: should anything fail midway, the
         hand is rebuilt as it was and the error raised.
         """
-        legal = self.legal_actions(seat)
-        false_win = action not in legal
+        legal = () if seat in self._responses else self._pending.get(seat, ())
+        for candidate in legal:  # the engine's own objects: identity first, value otherwise
+            if candidate is action:
+                false_win = False
+                break
+        else:
+            false_win = action not in legal
         if false_win and not (
             action.kind is ActionKind.WIN and self.false_wins and seat in self.to_act
         ):
@@ -384,8 +451,8 @@ class Game:
             elif self.phase is Phase.ACT:
                 self._act_own(seat, action)
             else:
-                self._responses[seat] = action
-                if not self.to_act:
+                self._respond(seat, action)
+                if not self._to_act:
                     self._resolve_claims()
         except Exception:
             self._rebuild(self.history)
@@ -517,10 +584,11 @@ class Game:
         self._segment_left: list[int] | None = (
             self._wall.left if isinstance(self._wall, SegmentWall) else None
         )
-        self._seats = [_Seat() for _ in range(4)]
+        self._seats = [LiveSeat() for _ in range(4)]
         self._visible = [0] * 34  # copies on the table: discards, exposed melds
         self._pending: dict[int, tuple[Action, ...]] = {}
         self._responses: dict[int, Action] = {}
+        self._to_act: tuple[int, ...] = ()  # the seats of _pending not in _responses
         self._barred: set[int] = set()  # may not win this hand (第十四条六)
         self._false_claims: set[int] = set()  # wrong wins declared on a discard (end_hand)
         self._penalties: list[Penalty] = []
@@ -626,7 +694,8 @@ class Game:
         s = self._seats[seat]
         actions: list[Action] = []
         if after_draw:
-            if self._can_win(seat, self._last_tile, self_drawn=True):
+            tile = self._last_tile
+            if tile in s.waits and self._can_win(seat, tile, self_drawn=True):  # cheap test first
                 actions.append(WIN)
             # 第七条七: kongs need a replacement tile; none right after a chow. Botzone: from
             # one's own segment, and none on the last tile (the next seat's segment is empty).
@@ -647,6 +716,7 @@ class Game:
                         actions.append(_ADDED_KONG[meld.tile])
         actions.extend(compress(_DISCARD, s.counts))
         self._pending = {seat: tuple(actions)}
+        self._to_act = (seat,)
 
     def _act_own(self, seat: int, action: Action) -> None:
         s = self._seats[seat]
@@ -661,13 +731,14 @@ class Game:
             s.river.append(tile)
             self._visible[tile] += 1
             self._last_tile = tile
-            self._update_waits(seat)
+            self._update_waits_after_discard(seat)
             self._open_claims(seat, tile)
         elif kind is ActionKind.CONCEALED_KONG:
             assert action.tile is not None
             tile = int(action.tile)
             s.counts[tile] -= 4
             s.melds.append(Meld(MeldKind.CONCEALED_KONG, TILES[tile]))
+            s.melds_version += 1
             self._update_waits(seat)
             self._draw(seat, replacement=True)
         elif kind is ActionKind.ADDED_KONG:
@@ -680,6 +751,7 @@ class Game:
             )
             old = s.melds[at]
             s.melds[at] = Meld(MeldKind.KONG, old.tile, old.offered_by)
+            s.melds_version += 1
             self._last_tile = tile
             self._update_waits(seat)
             self._open_robbing(seat, tile)
@@ -692,28 +764,34 @@ class Game:
         if segments is None:
             wall_left = self._wall.remaining > 0
         else:
-            wall_left = segments[(discarder + 1) % 4] > 0
+            wall_left = segments[(discarder + 1) & 3] > 0
+        seats = self._seats
+        barred = self._barred
         for step in (1, 2, 3):
-            seat = (discarder + step) % 4
-            s = self._seats[seat]
+            seat = (discarder + step) & 3
+            s = seats[seat]
+            counts = s.counts
+            n = counts[tile]
+            # cheap tests first: most seats can neither win, pung nor chow this tile
+            chows = _CHOW_WITH[tile] if step == 1 and wall_left else ()
+            win = tile in s.waits and seat not in barred
+            if not (win or (wall_left and n >= 2) or chows):
+                if self.false_wins:
+                    pending[seat] = (PASS,)  # asked anyway: it may declare a (false) win
+                continue
             actions: list[Action] = []
-            if self._can_win(seat, tile, self_drawn=False):
+            if win and self._win_result(seat, tile, self_drawn=False) is not None:
                 actions.append(WIN)
             if wall_left:
-                n = s.counts[tile]
                 if n >= 2:
                     actions.append(_PUNG[tile])
                 # a replacement is needed from one's own segment; the Botzone judge accepts the
                 # kong anyway and the hand is then drawn (荒牌)
                 if n == 3 and (segments is None or segments[seat] or self._lenient_kongs):
                     actions.append(_KONG[tile])
-                if step == 1 and tile < 27:  # 吃 only from 上家
-                    rank = tile % 9
-                    for low in (tile - 2, tile - 1, tile):
-                        if low < tile - rank or low + 2 > tile - rank + 8:
-                            continue
-                        if all(s.counts[u] for u in (low, low + 1, low + 2) if u != tile):
-                            actions.append(_CHOW[low])
+                for low, a, b in chows:  # 吃 only from 上家
+                    if counts[a] and counts[b]:
+                        actions.append(_CHOW[low])
             if actions:
                 actions.append(PASS)
                 pending[seat] = tuple(actions)
@@ -723,6 +801,7 @@ class Game:
         self.current = discarder
         self._pending = pending
         self._responses = {}
+        self._to_act = tuple(pending)
         if not pending:
             self._next_turn(discarder)
 
@@ -738,6 +817,7 @@ class Game:
         self.current = konger
         self._pending = pending
         self._responses = {}
+        self._to_act = tuple(pending)
         if not pending:
             self._draw(konger, replacement=True)
 
@@ -784,18 +864,21 @@ class Game:
                     s.counts[u] -= 1
                     self._visible[u] += 1
             s.melds.append(Meld(MeldKind.CHOW, TILES[low], offered, TILES[tile]))
+            s.melds_version += 1
             self._just_chowed = True
             self._enter_act(seat, after_draw=False, kong=False)
         elif action.kind is ActionKind.PUNG:
             s.counts[tile] -= 2
             self._visible[tile] += 2
             s.melds.append(Meld(MeldKind.PUNG, TILES[tile], offered))
+            s.melds_version += 1
             self._just_chowed = False
             self._enter_act(seat, after_draw=False, kong=False)
         else:
             s.counts[tile] -= 3
             self._visible[tile] += 3
             s.melds.append(Meld(MeldKind.KONG, TILES[tile], offered))
+            s.melds_version += 1
             self._just_chowed = False
             self._update_waits(seat)
             self._draw(seat, replacement=True)
@@ -809,7 +892,27 @@ class Game:
 
     def _update_waits(self, seat: int) -> None:
         s = self._seats[seat]
-        s.waits = frozenset(waits(s.counts[:34], len(s.melds)))
+        counts = bytes(s.counts[:34])
+        melds = len(s.melds)
+        # ``waits`` is empty unless the hand is ready: the shanten alone (a few table lookups)
+        # settles the usual case, a hand one or more tiles from ready.
+        distance = shanten(counts, melds)
+        s.waits = _NO_WAITS if distance else frozenset(waits(counts, melds))
+        s.floor = distance
+        s.floor_melds = melds
+
+    def _update_waits_after_discard(self, seat: int) -> None:
+        """The waits after a discard, the hand having changed by one tile in (a draw or a claim)
+        and one out since they were last computed: one tile in lowers the shanten by at most
+        one, one out never lowers it, so a hand that was 2 or more from ready is not ready now
+        and its waits need no computing until the bound reaches 0."""
+        s = self._seats[seat]
+        floor = s.floor - 1
+        if floor > 0 and s.floor_melds == len(s.melds):
+            s.floor = floor
+            s.waits = _NO_WAITS
+        else:
+            self._update_waits(seat)
 
     # -- internals: winning -------------------------------------------------------------------
     def _win_context(self, seat: int, tile: int, *, self_drawn: bool, robbing: bool) -> WinContext:
@@ -876,6 +979,7 @@ class Game:
                 )
                 old = s.melds[at]
                 s.melds[at] = Meld(MeldKind.PUNG, old.tile, old.offered_by)
+                s.melds_version += 1
                 self._visible[tile] -= 1
             else:
                 self._seats[discarder].river.pop()
@@ -905,6 +1009,12 @@ class Game:
         self.phase = Phase.OVER
         self._pending = {}
         self._responses = {}
+        self._to_act = ()
+
+    def _respond(self, seat: int, action: Action) -> None:
+        """Record a claim or a pass; the seat leaves ``to_act``."""
+        self._responses[seat] = action
+        self._to_act = tuple(s for s in self._to_act if s != seat)
 
     def _end_forfeit(self, seat: int, reason: str) -> None:
         """A foul ends the hand: the seat pays ``forfeit_payment`` to each other player (settled
@@ -926,8 +1036,8 @@ class Game:
             # On a discard or an added kong the HUs are judged in seat order from the discarder
             # (as the Botzone judge does): a legal win nearer the discarder still takes it.
             self._false_claims.add(seat)
-            self._responses[seat] = WIN
-            if not self.to_act:
+            self._respond(seat, WIN)
+            if not self._to_act:
                 self._resolve_claims()
             return
         s = self._seats[seat]
@@ -959,8 +1069,8 @@ class Game:
         pending = self._pending.get(seat, ())
         self._pending[seat] = tuple(a for a in pending if a.kind is not ActionKind.WIN)
         if self.phase is not Phase.ACT:
-            self._responses[seat] = PASS
-            if not self.to_act:
+            self._respond(seat, PASS)
+            if not self._to_act:
                 self._resolve_claims()
         elif not self._pending[seat]:
             self._pending[seat] = (PASS,)

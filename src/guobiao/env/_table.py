@@ -78,20 +78,19 @@ class Table:
         return seed
 
     def refresh(self, seat: int) -> None:
-        """Fill ``seat``'s observation and mask from its view, unless they are current."""
+        """Fill ``seat``'s observation and mask, unless they are current: the same as from
+        ``game.view(seat)`` (``Encoder.encode_game``), without building the view."""
         if self.filled[seat] == self.version:
             return
-        view = self.game.view(seat)
-        self.encoders[seat].encode(view)
-        claimed = view.last_discard
-        self.builders[seat].fill(
-            self.masks[seat], view.legal_actions, None if claimed is None else int(claimed)
-        )
+        game = self.game  # the fast path: the engine's live public state, no SeatView
+        self.encoders[seat].encode_game(game, seat)
+        self.builders[seat].fill(self.masks[seat], game.legal_actions(seat), game.claimable_tile)
         self.filled[seat] = self.version
 
     def observe(self, seat: int) -> Observation:
         """A copy of ``seat``'s observation and mask now."""
-        self.refresh(seat)
+        if self.filled[seat] != self.version:
+            self.refresh(seat)
         return {
             "observation": self.encoders[seat].array.copy(),
             "action_mask": self.mask_arrays[seat].copy(),
@@ -105,7 +104,7 @@ class Table:
         """Apply ``seat``'s action by index (an index outside its mask: see ``illegal_action``)."""
         if self.filled[seat] != self.version:
             self.refresh(seat)
-        action = self.builders[seat].actions.get(int(index))
+        action = self.builders[seat].action(int(index))
         if action is None:
             if self.illegal_action == "raise" or seat not in self.game.to_act:
                 legal = sorted(self.builders[seat].actions)

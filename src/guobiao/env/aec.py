@@ -92,6 +92,20 @@ class GuobiaoAECEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
     def observe(self, agent: str) -> Observation:
         return self.table.observe(self._seat[agent])
 
+    def last(
+        self, observe: bool = True
+    ) -> tuple[Observation | None, float, bool, bool, dict[str, Any]]:
+        """PettingZoo's ``last`` (the selected agent's observation, cumulative reward,
+        termination, truncation and info), one call shorter."""
+        agent = self.agent_selection
+        return (
+            self.table.observe(self._seat[agent]) if observe else None,
+            self._cumulative_rewards[agent],
+            self.terminations[agent],
+            self.truncations[agent],
+            self.infos[agent],
+        )
+
     def action_mask(self, agent: str) -> np.ndarray[Any, np.dtype[np.int8]]:
         """The mask of ``agent`` now (``legal_actions`` as indices)."""
         return self.table.mask(self._seat[agent])
@@ -109,9 +123,10 @@ class GuobiaoAECEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
         game = table.game
         if game.is_over:
             self._finish()
+            self._accumulate_rewards()
         else:
+            # every reward is 0 until the hand ends: nothing to accumulate
             self.agent_selection = AGENTS[game.to_act[0]]
-        self._accumulate_rewards()
 
     def _finish(self) -> None:
         deltas = self.table.rewards()

@@ -38,20 +38,23 @@ offsets           size   feature
 ================  =====  ==========================================================================
 
 :class:`Encoder` fills a preallocated buffer in place (an ``array('h')`` shared with a numpy view)
-and hands out copies.
+and hands out copies: from a :class:`~guobiao.game.SeatView` (:meth:`Encoder.encode`), or, the
+environments' fast path, straight from the engine's public live state (:meth:`Encoder.encode_game`:
+``Game.live_seat``, ``drawn_tile``, ``claimable_tile``, ``segments_left``), which reads the same
+information without building a view; both give the same vector (tests/test_env_fast_path.py).
 """
 
 from __future__ import annotations
 
 from array import array
+from collections.abc import Sequence
 from typing import Final
 
 import numpy as np
 import numpy.typing as npt
 
-from ..game import Phase, SeatView
+from ..game import Game, LiveSeat, Phase, SeatView
 from ..melds import Meld, MeldKind
-from ..tiles import Tile
 
 __all__ = [
     "DISCARD_SLOTS",
@@ -121,17 +124,39 @@ class Encoder:
     only grow, or lose their last tile to a claim). :meth:`reset` starts a new hand.
     """
 
-    __slots__ = ("_hidden", "_hidden_array", "_melds", "_pools", "_seat", "array", "buffer")
+    __slots__ = (
+        "_drawn_at",
+        "_hand",
+        "_held",
+        "_hidden",
+        "_hidden_array",
+        "_meld_keys",
+        "_melds",
+        "_pools",
+        "_seat",
+        "_source",
+        "_unseen",
+        "array",
+        "buffer",
+    )
 
     def __init__(self) -> None:
         self.buffer = array("h", _EMPTY)
         self.array: npt.NDArray[np.int16] = np.frombuffer(self.buffer, dtype=np.int16)
+        self._hand = self.array[HAND:DRAWN]
+        self._unseen = self.array[UNSEEN:MELDS]
         # 4 - copies shown in melds and pools, per tile (the unseen counts before the own hand)
         self._hidden = array("h", _FOUR)
         self._hidden_array: npt.NDArray[np.int16] = np.frombuffer(self._hidden, dtype=np.int16)
         self._seat = -1
         self._melds: list[tuple[Meld, ...]] = [(), (), (), ()]
-        self._pools: list[tuple[Tile, ...]] = [(), (), (), ()]
+        self._pools: list[Sequence[int]] = [(), (), (), ()]
+        # encode_game: the observer's live record, the melds written (version, shown all), the
+        # drawn and claimable positions set to 1
+        self._source: LiveSeat | None = None
+        self._meld_keys = [-1, -1, -1, -1]
+        self._drawn_at = [-1, -1]
+        self._held = b""
 
     def reset(self) -> None:
         """Forget the previous hand: the next :meth:`encode` writes everything."""
@@ -140,13 +165,110 @@ class Encoder:
         self._seat = -1
         self._melds = [(), (), (), ()]
         self._pools = [(), (), (), ()]
+        self._source = None
+        self._meld_keys = [-1, -1, -1, -1]
+        self._drawn_at = [-1, -1]
+        self._held = b""
+
+    def encode_game(self, game: Game, seat: int) -> npt.NDArray[np.int16]:
+        """The fast path: update the buffer to what ``seat`` sees of ``game`` now, read from the
+        engine's live public state (no :class:`SeatView`); the same vector as
+        ``encode(game.view(seat))``. A new hand (or a rebuilt one) is noticed by itself."""
+        buf = self.buffer
+        live = game.live_seat(seat)
+        if live is not self._source or seat != self._seat:
+            self.reset()
+            self._seat = seat
+            self._source = live
+        held = bytes(live.counts[:34])
+        if held != self._held:  # a claimant's hand has not changed since it last acted
+            self._held = held
+            self._hand[:] = np.frombuffer(held, dtype=np.uint8)
+        phase = game.phase
+        current = game.current
+        drawn_at = self._drawn_at
+        tile = game.drawn_tile if current == seat else None
+        at = -1 if tile is None else DRAWN + tile
+        if at != drawn_at[0]:
+            if drawn_at[0] >= 0:
+                buf[drawn_at[0]] = 0
+            if at >= 0:
+                buf[at] = 1
+            drawn_at[0] = at
+        tile = game.claimable_tile
+        at = -1 if tile is None else CLAIMABLE + tile
+        if at != drawn_at[1]:
+            if drawn_at[1] >= 0:
+                buf[drawn_at[1]] = 0
+            if at >= 0:
+                buf[at] = 1
+            drawn_at[1] = at
+        over = phase is Phase.OVER
+        keys = self._meld_keys
+        pools = self._pools
+        hidden = self._hidden
+        for r, other in _OTHERS[seat]:
+            st = game.live_seat(other)
+            shows_all = r == 0 or over
+            # what changes seldom: the melds, whether they are all shown, the flowers
+            key = (st.melds_version << 5 | len(st.flowers)) << 1 | shows_all
+            if key != keys[r]:
+                keys[r] = key
+                melds = st.melds
+                if shows_all:
+                    self._write_melds(r, tuple(melds))
+                    buf[FACE_DOWN + r] = 0
+                else:
+                    shown = tuple(m for m in melds if m.kind is not MeldKind.CONCEALED_KONG)
+                    self._write_melds(r, shown)
+                    buf[FACE_DOWN + r] = len(melds) - len(shown)
+                buf[FLOWERS + r] = len(st.flowers)
+            river = st.river
+            prev = pools[r]
+            n = len(river)
+            m = len(prev)
+            # a river only grows or loses its last tile (to a claim): its length and last tile
+            # tell whether it changed, and the usual change is one more tile
+            if n != m or (n and river[-1] != prev[-1]):
+                if n == m + 1 and n <= DISCARD_SLOTS and (not m or river[m - 1] == prev[-1]):
+                    t = river[m]
+                    buf[POOL_TILES + 34 * r + t] += 1
+                    hidden[t] -= 1
+                    buf[POOLS + DISCARD_SLOTS * r + m] = t + 1
+                    if isinstance(prev, list):  # our own copy of the river
+                        prev.append(t)
+                    else:
+                        pools[r] = river.copy()
+                else:
+                    self._write_pool(r, river.copy())
+        if over:
+            result = game.result
+            if result is not None:
+                scores = result.deltas
+                for r in range(4):
+                    buf[SCORES + r] = scores[(seat + r) & 3]
+        np.subtract(self._hidden_array, self._hand, out=self._unseen)
+        buf[SEAT_WIND] = seat
+        buf[ROUND_WIND] = game.round_wind
+        buf[PHASE] = 3 if over else 0 if phase is Phase.ACT else 1 if phase is Phase.RESPOND else 2
+        buf[CURRENT] = (current - seat) & 3
+        buf[WALL] = game.wall_remaining
+        segments = game.segments_left
+        if segments is None:
+            buf[SEGMENTS : SEGMENTS + 4] = _NO_SEGMENTS
+        else:
+            buf[SEGMENTS] = segments[seat]
+            buf[SEGMENTS + 1] = segments[(seat + 1) & 3]
+            buf[SEGMENTS + 2] = segments[(seat + 2) & 3]
+            buf[SEGMENTS + 3] = segments[(seat + 3) & 3]
+        return self.array
 
     def encode(self, view: SeatView) -> npt.NDArray[np.int16]:
         """Update the buffer to ``view`` (a view of the same hand as the last call, or of a new
         hand after :meth:`reset`); returns the shared numpy view of it (not a copy)."""
         buf = self.buffer
         seat = view.seat
-        if seat != self._seat:
+        if seat != self._seat or self._source is not None:
             self.reset()
             self._seat = seat
         buf[HAND:MELD_TILES] = _EMPTY_TILES
@@ -177,8 +299,7 @@ class Encoder:
                 down -= sum(1 for m in shown if m.kind is MeldKind.CONCEALED_KONG)
             buf[FACE_DOWN + r] = down
             buf[SCORES + r] = scores[s]
-        a = self.array
-        np.subtract(self._hidden_array, a[HAND:DRAWN], out=a[UNSEEN:MELDS])
+        np.subtract(self._hidden_array, self._hand, out=self._unseen)
         buf[SEAT_WIND] = seat
         buf[ROUND_WIND] = view.round_wind
         buf[PHASE] = _PHASE[view.phase]
@@ -192,20 +313,25 @@ class Encoder:
             buf[SEGMENTS + 1] = segments[(seat + 1) & 3]
             buf[SEGMENTS + 2] = segments[(seat + 2) & 3]
             buf[SEGMENTS + 3] = segments[(seat + 3) & 3]
-        return a
+        return self.array
 
     def _write_melds(self, r: int, shown: tuple[Meld, ...]) -> None:
         buf = self.buffer
         hidden = self._hidden
         base = MELD_TILES + 34 * r
-        for meld in self._melds[r]:  # take the old melds off the shown counts
-            for t in meld.tiles:
-                hidden[t] += 1
+        old = self._melds[r]
         self._melds[r] = shown
-        slot = MELDS + 16 * r
-        buf[base : base + 34] = _EMPTY_PLANE
-        buf[slot : slot + 16] = _EMPTY_SLOTS
-        for meld in shown[:4]:
+        start = len(old)
+        if shown[:start] != old:  # not just melds added (an added kong, a robbed kong, a reveal)
+            for meld in old:  # take the old melds off the shown counts
+                for t in meld.tiles:
+                    hidden[t] += 1
+            buf[base : base + 34] = _EMPTY_PLANE
+            slot = MELDS + 16 * r
+            buf[slot : slot + 16] = _EMPTY_SLOTS
+            start = 0
+        slot = MELDS + 16 * r + 4 * start
+        for meld in shown[start:4]:
             low = meld.tile
             kind = meld.kind
             if kind is MeldKind.CHOW:
@@ -226,7 +352,7 @@ class Encoder:
             buf[slot + 2] = meld.offered_by or 0
             slot += 4
 
-    def _write_pool(self, r: int, pool: tuple[Tile, ...]) -> None:
+    def _write_pool(self, r: int, pool: Sequence[int]) -> None:
         buf = self.buffer
         hidden = self._hidden
         prev = self._pools[r]
@@ -260,6 +386,8 @@ class Encoder:
             buf[order + i] = t + 1
 
 
+_OTHERS: Final = tuple(tuple((r, (seat + r) & 3) for r in range(4)) for seat in range(4))
+"""An observer's seat -> (relative seat, absolute seat) of every seat, itself first."""
 _EMPTY_TILES: Final = array("h", bytes(2 * (MELD_TILES - HAND)))
 _EMPTY_PLANE: Final = array("h", bytes(2 * 34))
 _EMPTY_SLOTS: Final = array("h", bytes(2 * 16))

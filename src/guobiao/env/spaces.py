@@ -28,6 +28,7 @@ from __future__ import annotations
 
 from typing import Final
 
+from .. import game as _game
 from ..game import Action, ActionKind
 from ..tiles import TILES
 
@@ -136,11 +137,24 @@ class MaskBuilder:
     each one is kept referenced here, so its id cannot be reused), by value otherwise.
     """
 
-    __slots__ = ("_by_id", "actions")
+    __slots__ = ("_by_id", "_indices", "_legal")
 
     def __init__(self) -> None:
         self._by_id: dict[int, tuple[Action, int]] = {}
-        self.actions: dict[int, Action] = {}  # the set indices of the last fill -> engine action
+        self._legal: tuple[Action, ...] = ()  # the last fill's actions and their indices
+        self._indices: list[int] = []
+
+    @property
+    def actions(self) -> dict[int, Action]:
+        """The set indices of the last fill -> the engine's action."""
+        return dict(zip(self._indices, self._legal, strict=True))
+
+    def action(self, index: int) -> Action | None:
+        """The engine's action of a set index of the last fill, or None if it is not set."""
+        try:
+            return self._legal[self._indices.index(index)]
+        except ValueError:
+            return None
 
     def index(self, action: Action, claimed: int | None) -> int:
         if action.kind is ActionKind.CHOW:
@@ -156,14 +170,33 @@ class MaskBuilder:
     def fill(self, mask: bytearray, legal: tuple[Action, ...], claimed: int | None) -> None:
         """Zero ``mask`` (a bytearray of :data:`N_ACTIONS`) and set the legal indices."""
         mask[:] = _ZEROS
-        actions: dict[int, Action] = {}
-        by_id = self._by_id
-        for action in legal:
-            hit = by_id.get(id(action))
-            index = hit[1] if hit is not None else self.index(action, claimed)
+        known = _ENGINE_INDEX.get
+        indices = [known(id(action), -1) for action in legal]
+        if -1 in indices:  # a chow, or an action that is not the engine's own object
+            indices = [
+                i if i >= 0 else self.index(a, claimed) for i, a in zip(indices, legal, strict=True)
+            ]
+        for index in indices:
             mask[index] = 1
-            actions[index] = action
-        self.actions = actions
+        self._legal = legal
+        self._indices = indices
 
 
 _ZEROS: Final = bytes(N_ACTIONS)
+
+# The engine's own action objects (module constants, alive as long as guobiao.game is): their
+# indices by identity, the mask's usual look-up. Chows are left out: their index needs the
+# claimed tile too.
+_ENGINE_INDEX: Final[dict[int, int]] = {
+    id(action): action_index(action)
+    for table in (
+        _game._DISCARD,
+        _game._PUNG,
+        _game._KONG,
+        _game._CONCEALED_KONG,
+        _game._ADDED_KONG,
+    )
+    for action in table
+}
+_ENGINE_INDEX[id(_game.WIN)] = WIN_INDEX
+_ENGINE_INDEX[id(_game.PASS)] = PASS_INDEX

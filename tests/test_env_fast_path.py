@@ -1,0 +1,67 @@
+"""The environments' fast path: ``Encoder.encode_game`` (straight from the engine's live state)
+gives the same observation as ``Encoder.encode(game.view(seat))``, and the table's mask is the
+view's legal actions, for every seat at every step of many random hands of both rule variants,
+whether a seat is observed every step or only now and then (the encoder catching up)."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from guobiao.env._table import Table
+from guobiao.env.observation import Encoder
+from guobiao.env.spaces import action_index
+from guobiao.game import Game
+from guobiao.rules import BOTZONE, COMPETITION, TableRules
+
+VARIANTS = [pytest.param(COMPETITION, id="competition"), pytest.param(BOTZONE, id="botzone")]
+
+
+def by_view(game: Game, seat: int) -> np.ndarray:
+    return Encoder().encode(game.view(seat)).copy()
+
+
+@pytest.mark.parametrize("rules", VARIANTS)
+def test_encode_game_equals_encode_view(rules: TableRules) -> None:
+    rng = random.Random(5)
+    table = Table(rules)
+    for hand in range(120):
+        table.new_hand(seed=hand)
+        game = table.game
+        every_step = hand % 2 == 0  # else each seat is observed at random moments only
+        slow = [Encoder() for _ in range(4)]  # encode(view) kept incrementally as well
+        while True:
+            for seat in range(4):
+                if every_step or rng.random() < 0.3 or game.is_over:
+                    table.refresh(seat)
+                    expected = by_view(game, seat)
+                    assert np.array_equal(table.encoders[seat].array, expected), (hand, seat)
+                    assert np.array_equal(slow[seat].encode(game.view(seat)), expected)
+                    view = game.view(seat)
+                    claimed = None if view.last_discard is None else int(view.last_discard)
+                    mask = np.zeros(235, dtype=np.int8)
+                    for action in view.legal_actions:
+                        mask[action_index(action, claimed)] = 1
+                    assert np.array_equal(table.mask_arrays[seat], mask)
+            if game.is_over:
+                break
+            seat = game.to_act[0]
+            table.refresh(seat)
+            table.play(seat, rng.choice(sorted(table.builders[seat].actions)))
+
+
+def test_an_encoder_switches_between_paths_and_hands() -> None:
+    encoder = Encoder()
+    for seed in range(6):
+        game = Game(BOTZONE if seed % 2 else COMPETITION, seed)
+        rng = random.Random(seed)
+        while not game.is_over:
+            seat = game.to_act[0]
+            if rng.random() < 0.5:
+                got = encoder.encode_game(game, 0).copy()
+            else:
+                got = encoder.encode(game.view(0)).copy()
+            assert np.array_equal(got, by_view(game, 0))
+            game.act(seat, rng.choice(game.legal_actions(seat)))
