@@ -1,12 +1,18 @@
 """The pages in a real browser (Playwright driving Debian's Chromium, headless) against a real
-``guobiao serve``: the lobby, a table against three bots played by clicking, the language and hint
-toggles, a phone-sized screen. Chromium is Debian's (scripts/chromium.sh installs it for the test
-run); without it these tests fail under CI and are skipped in a plain local ``pytest``."""
+``guobiao serve``: the lobby, a hand against three bots played by clicking and won (a seed chosen
+by playing it in-process first) whose fan breakdown must equal the server's result, the replay
+viewer on that hand and on a finished session from the lobby, the language and hint toggles, a
+phone-sized screen. Chromium is Debian's (scripts/chromium.sh installs it for the test run);
+without it these tests fail under CI and are skipped in a plain local ``pytest``.
+``GUOBIAO_SCREENSHOTS=docs`` also saves docs/screenshot-replay.png."""
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
+import time
+import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -14,6 +20,8 @@ from typing import Any
 import pytest
 from playwright import sync_api
 
+from guobiao.game import Action, ActionKind, Game
+from guobiao.server.rooms import Limits, Room, default_action
 from test_server_restart import free_port, server
 
 CHROMIUM = os.environ.get("GUOBIAO_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
@@ -21,6 +29,9 @@ if not Path(CHROMIUM).exists():
     if os.environ.get("CI"):  # under CI a missing browser is a failure, never a skip
         raise RuntimeError(f"no Chromium at {CHROMIUM}: scripts/chromium.sh installs it")
     pytest.skip("no Chromium (scripts/chromium.sh installs it)", allow_module_level=True)
+
+SHOTS = os.environ.get("GUOBIAO_SCREENSHOTS")
+WIN = Action(ActionKind.WIN)
 
 
 @pytest.fixture(scope="module")
@@ -48,6 +59,12 @@ def open_page(browser: Any, url: str, **context: Any) -> tuple[Any, list[str]]:
     return page, errors
 
 
+def shot(page: Any, name: str, **options: Any) -> None:
+    if SHOTS:
+        Path(SHOTS).mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(Path(SHOTS) / name), **options)
+
+
 def quick_table(browser: Any, base_url: str, **context: Any) -> tuple[Any, list[str]]:
     page, errors = open_page(browser, f"{base_url}/?lang=en", **context)
     page.fill("input[name=player]", "Zoe")
@@ -57,38 +74,277 @@ def quick_table(browser: Any, base_url: str, **context: Any) -> tuple[Any, list[
     return page, errors
 
 
-def test_play_a_hand_by_clicking(browser: Any, base_url: str) -> None:
-    page, errors = quick_table(browser, base_url)
-    assert page.locator("#hand .tile").count() == 14  # the dealer's 14 (flowers replaced)
-    assert "D" in page.locator("#pos-0 .dealer").inner_text()
-    page.locator("#hand button.tile:not([disabled])").last.click()
-    # our discard is in our pool, or in the melds of a bot that claimed it at once
-    page.wait_for_function(
-        "document.querySelectorAll('#pos-0 .discards .tile, .melds .tile').length >= 1"
+def simulate_first_hand(seed: int) -> Game:
+    """Hand 1 of a room seeded ``seed`` (Zoe at place A, three efficiency bots), Zoe playing by
+    the test's policy: what the server will play when the page is clicked that way."""
+    room = Room("probe", seed=seed, limits=Limits(bot_delay=0))
+    room.join("Zoe", 0)
+    room.add_bots()
+    room.start(0.0)
+    game = room.games[0]
+    for _ in range(1000):
+        room.poll(0.0)
+        if game.is_over:
+            return game
+        seat = room.seat_of(0)
+        assert seat is not None
+        legal = game.legal_actions(seat)
+        if legal:
+            room.act(0, WIN if WIN in legal else default_action(game, seat), 0.0)
+    raise AssertionError("the simulated hand did not end")
+
+
+def winning_seed() -> tuple[int, dict[str, Any]]:
+    """The room seed (of the first 40) whose first hand, played by the policy, is won in the
+    fewest actions (a hand with a fan breakdown to check), and that hand's result."""
+    games = {seed: simulate_first_hand(seed) for seed in range(40)}
+    won = [s for s, g in games.items() if g.result is not None and g.result.winner is not None]
+    assert won, "no seed gives a win"
+    seed = min(won, key=lambda s: len(games[s].history))
+    result = games[seed].result
+    assert result is not None
+    return seed, result.summary()
+
+
+def get(base_url: str, path: str) -> Any:
+    with urllib.request.urlopen(base_url + path, timeout=10) as response:
+        return json.loads(response.read())
+
+
+def post(base_url: str, path: str, body: dict[str, Any]) -> Any:
+    request = urllib.request.Request(
+        base_url + path, json.dumps(body).encode(), {"Content-Type": "application/json"}
     )
-    # play on, clicking: win when offered, else pass on claims, else discard the drawn tile
-    for _ in range(400):
-        if page.locator("#overlay:not([hidden])").count():
-            break
-        buttons = page.locator("#actions button")
-        tiles = page.locator("#hand button.tile:not([disabled])")
-        try:
-            if page.locator("#actions .act-win").count():
-                page.locator("#actions .act-win").first.click(timeout=2000)
-            elif page.locator("#actions .act-pass").count():
-                page.locator("#actions .act-pass").first.click(timeout=2000)
-            elif tiles.count():
-                tiles.last.click(timeout=2000)
-            elif buttons.count() == 0:
-                page.wait_for_timeout(50)
-        except sync_api.Error:
-            continue  # the table moved on under the click: look again
+    with urllib.request.urlopen(request, timeout=10) as response:
+        return json.loads(response.read())
+
+
+def rows(page: Any, selector: str) -> list[list[str]]:
+    """The cells' text of each table row matched by ``selector``."""
+    found: list[list[str]] = page.evaluate(
+        "sel => [...document.querySelectorAll(sel)]"
+        ".map(tr => [...tr.cells].map(td => td.innerText.trim()))",
+        selector,
+    )
+    return found
+
+
+def breakdown(result: dict[str, Any], zh: bool = False) -> list[list[str]]:
+    """The fan table a page must show for ``result``: each fan's 中文, English, points (× count),
+    then the total."""
+    fans = [[f["zh"], f["en"]] if zh else [f["en"], f["zh"]] for f in result["fans"]]
+    points = [
+        f"{f['points']}" + (f" × {f['count']}" if f["count"] > 1 else "") for f in result["fans"]
+    ]
+    total = ["合计", "", f"{result['total']} 分"] if zh else ["Total", "", f"{result['total']} pts"]
+    return [[*names, p] for names, p in zip(fans, points, strict=True)] + [total]
+
+
+def settlement(result: dict[str, Any], names: list[str]) -> list[list[str]]:
+    winds = ["East", "South", "West", "North"]
+    return [
+        [f"{winds[s]} {names[s]}", f"+{d}" if d > 0 else str(d)]
+        for s, d in enumerate(result["deltas"])
+    ]
+
+
+def click_by_policy(page: Any) -> None:
+    """Play Zoe's seat by clicking until the hand ends: win when offered, else pass on a claim,
+    else discard the drawn tile (with none, the hand's last tile): ``default_action``. Each
+    decision is answered once, on the state the server sent for it."""
+    over = "!document.querySelector('#overlay').hidden"
+    for _ in range(500):
+        page.wait_for_function(f"() => {over} || (state && state.must_act)")
+        if page.evaluate(f"() => {over}"):
+            return
+        now = page.evaluate(
+            "() => ({decision: state.decision, legal: state.view.legal_actions,"
+            " drawn: state.view.drawn, hand: state.view.hand})"
+        )
+        legal: list[str] = now["legal"]
+        drawn: str | None = now["drawn"]
+        if "win" in legal:
+            target = page.locator("#actions .act-win")
+        elif "pass" in legal:
+            target = page.locator("#actions .act-pass")
+        elif drawn is not None and f"discard {drawn}" in legal:
+            target = page.locator("#hand button.tile.drawn")
+        else:  # after a claim: the last tile of the sorted hand
+            tile = [a for a in legal if a.startswith("discard ")][-1].split()[1]
+            shown = list(now["hand"])
+            target = page.locator("#hand button.tile").nth(len(shown) - 1 - shown[::-1].index(tile))
+        target.click()
+        page.wait_for_function(
+            f"d => {over} || !state.must_act || state.decision !== d", arg=now["decision"]
+        )
+    raise AssertionError("the hand did not end")
+
+
+@pytest.fixture(scope="module")
+def won_hand(browser: Any, base_url: str) -> dict[str, Any]:
+    """A room whose first hand Zoe played by clicking, with a seed that makes it a win."""
+    seed, expected = winning_seed()
+    made = post(base_url, "/api/rooms", {"player": "Zoe", "seed": seed})
+    post(
+        base_url,
+        f"/api/rooms/{made['id']}/start",
+        {"owner_token": made["owner_token"], "fill": True},
+    )
+    page, errors = open_page(browser, f"{base_url}/room/{made['id']}?token={made['token']}&lang=en")
+    page.wait_for_selector("#hand button.tile:not([disabled])")
+    click_by_policy(page)
+    replay = get(base_url, f"/api/rooms/{made['id']}/hands/0")
+    return {
+        "page": page,
+        "errors": errors,
+        "room": made["id"],
+        "expected": expected,
+        "replay": replay,
+    }
+
+
+def test_play_a_hand_by_clicking_and_check_the_fan_breakdown(won_hand: dict[str, Any]) -> None:
+    page = won_hand["page"]
+    result = won_hand["replay"]["frames"][-1]["result"]  # the server's own result of the hand
+    assert result == won_hand["expected"], "the server played the hand the policy foresaw"
+    assert result["winner"] is not None and result["fans"]
     overlay = page.locator("#overlay:not([hidden])")
-    assert overlay.count() == 1, "the hand did not end"
-    text = overlay.inner_text()
-    assert "Hand over" in text
-    assert "Draw" in text or "pts" in text  # a draw, or a win with its fan breakdown
+    assert overlay.count() == 1
+    assert "Hand over (Hand 1)" in overlay.inner_text()
+    assert rows(page, "#overlay table.fans tr") == breakdown(result)
+    names = won_hand["replay"]["names_by_seat"]
+    assert rows(page, "#overlay table.deltas tr") == settlement(result, names)
+    winner = page.locator("#overlay .winner").inner_text()
+    assert names[result["winner"]] in winner
+    assert page.locator("#overlay .win-hand .tile.win-tile").count() == 1
+    assert won_hand["errors"] == []
+
+
+def test_the_replay_viewer_steps_through_a_finished_hand(
+    browser: Any, base_url: str, won_hand: dict[str, Any]
+) -> None:
+    table = won_hand["page"]
+    table.click("#replay-hand")  # the link on the hand's end
+    table.wait_for_url("**/replay?hand=1")
+    frames = won_hand["replay"]["frames"]
+    names = won_hand["replay"]["names_by_seat"]
+    last = len(frames) - 1
+    page, errors = open_page(
+        browser,
+        f"{base_url}/room/{won_hand['room']}/replay?hand=1&lang=en",
+        viewport={"width": 1100, "height": 900},
+    )
+    page.wait_for_selector("#table:not([hidden])")
+    assert page.locator("#step").inner_text() == f"0 / {last}"
+    assert page.locator("#action").inner_text() == "The deal"
+    assert page.locator("#hand-select option").count() == 1  # the hand in play is not offered
+
+    def shows(n: int) -> None:
+        frame = frames[n]
+        assert page.locator("#step").inner_text() == f"{n} / {last}"
+        assert page.locator("#wall").inner_text() == f"Wall {frame['wall']}"
+        for seat in range(4):
+            box = f"#pos-{seat}"
+            hand = [
+                *(frame["hands"][seat][i : i + 2] for i in range(0, len(frame["hands"][seat]), 2))
+            ]
+            if frame["drawn"] is not None and frame["current"] == seat:
+                hand.append(frame["drawn"])
+            assert (
+                page.eval_on_selector_all(
+                    f"{box} .hand-up .tile", "ts => ts.map(t => t.dataset.tile)"
+                )
+                == hand
+            )  # every hand face up
+            pool = frame["discards"][seat]
+            assert page.locator(f"{box} .discards .tile").count() == len(pool) // 2
+            melds = sum(len(m["tiles"]) for m in frame["melds"][seat])
+            assert page.locator(f"{box} .melds .tile").count() == melds
+        if frame["action"] is not None:
+            assert (
+                page.locator("#action")
+                .inner_text()
+                .startswith(
+                    ["East", "South", "West", "North"][frame["seat"]] + " " + names[frame["seat"]]
+                )
+            )
+        assert page.locator("#result").is_visible() == (n == last)
+
+    shows(0)
+    for n in (1, 2, 3):
+        page.click("#next")
+        shows(n)
+    page.click("#prev")
+    shows(2)
+    page.click("#play")  # play: it moves on by itself; pause: it stops
+    page.wait_for_function("() => document.querySelector('#step').innerText.startsWith('4 ')")
+    page.click("#play")
+    stopped = page.locator("#step").inner_text()
+    page.wait_for_timeout(1000)
+    assert page.locator("#step").inner_text() == stopped
+    page.click("#last")  # the end of the hand: its fan breakdown and settlement
+    shows(last)
+    result = frames[-1]["result"]
+    assert rows(page, "#result table.fans tr") == breakdown(result)
+    assert rows(page, "#result table.deltas tr") == settlement(result, names)
+    assert page.locator("#result .win-hand .tile.win-tile").count() == 1
+    # 6 discards a row (第七条四): the pool's grid has six columns
+    columns = page.evaluate(
+        "getComputedStyle(document.querySelector('#pos-0 .discards')).gridTemplateColumns"
+    )
+    assert len(columns.split()) == 6
+    shot(page, "screenshot-replay.png", full_page=True)
+    page.click("#lang")
+    assert rows(page, "#result table.fans tr") == breakdown(result, zh=True)
+    page.click("#lang")
+    page.click("#first")
+    shows(0)
+    page.keyboard.press("End")
+    assert page.locator("#step").inner_text() == f"{last} / {last}"
     assert errors == []
+
+
+def test_a_finished_session_from_the_lobby_on_a_phone(
+    browser: Any, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    port = free_port()
+    with server(tmp_path_factory.mktemp("done"), port, between_hands=0):
+        base = f"http://127.0.0.1:{port}"
+        made = post(base, "/api/rooms", {"name": "Bots only", "seed": 5})
+        post(
+            base,
+            f"/api/rooms/{made['id']}/start",
+            {"owner_token": made["owner_token"], "fill": True},
+        )
+        deadline = time.monotonic() + 120
+        while not get(base, f"/api/rooms/{made['id']}")["ended"]:
+            assert time.monotonic() < deadline, "the bots did not finish"
+            time.sleep(0.2)
+        hands = get(base, f"/api/rooms/{made['id']}/hands")["hands"]
+        won = [h for h in hands if h["winner"] is not None]
+        assert len(hands) == 16 and won
+        pick = won[-1]["number"]
+        page, errors = open_page(
+            browser, f"{base}/?lang=en", viewport={"width": 390, "height": 844}, is_mobile=True
+        )
+        table, table_errors = open_page(browser, f"{base}/room/{made['id']}?lang=en")
+        table.wait_for_selector("#overlay:not([hidden]) #replay-link")  # the session's end
+        assert "Session over" in table.locator("#overlay").inner_text()
+        assert table.get_attribute("#replay-link", "href") == f"/room/{made['id']}/replay"
+        assert table_errors == []
+        page.click("#finished .replay-link")  # the lobby's finished tables
+        page.wait_for_url(f"**/room/{made['id']}/replay*")
+        page.wait_for_selector("#table:not([hidden])")
+        assert page.locator("#hand-select option").count() == 16
+        page.select_option("#hand-select", str(pick))  # jump to a hand
+        replay = get(base, f"/api/rooms/{made['id']}/hands/{pick}")
+        last = len(replay["frames"]) - 1
+        page.wait_for_function(f"() => document.querySelector('#step').innerText === '0 / {last}'")
+        page.click("#last")
+        result = replay["frames"][-1]["result"]
+        assert rows(page, "#result table.fans tr") == breakdown(result)
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390, "no sideways scroll"
+        assert errors == []
 
 
 def test_language_hints_and_labels(browser: Any, base_url: str) -> None:

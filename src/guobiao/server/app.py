@@ -6,13 +6,16 @@ in its driver task (bots, time-outs, the next hand), never in two places at once
 
 HTTP (JSON):
 
-- ``GET /api/rooms``: public rooms not yet over.
+- ``GET /api/rooms``: public rooms not yet over (``?finished=true``: those over, latest first).
 - ``POST /api/rooms`` ``{name, private, bot_kind, player, place, seed}`` → ``{id, owner_token,
   watch_token, invite, place, token}`` (``player``: sit the creator down under that name).
 - ``GET /api/rooms/{id}``: the room (no token).
 - ``POST /api/rooms/{id}/join`` ``{name, place, invite}`` → ``{place, token}``.
 - ``POST /api/rooms/{id}/bots`` ``{owner_token, kind, place}``: seat bots (every empty place, or one).
 - ``POST /api/rooms/{id}/start`` ``{owner_token, fill}``: start the 16-hand session.
+- ``GET /api/rooms/{id}/hands?token=``: the hands dealt so far (how each finished one ended) and
+  the tile names; ``GET /api/rooms/{id}/hands/{n}?token=``: hand ``n``'s replay (0-based; 409
+  for a hand still in play). A private room's hands need one of its tokens or the invite.
 
 WebSocket ``/ws/rooms/{id}?token=...``: a seat token plays that place; the watch token, the
 invite (private rooms) or no token (public rooms) watches. Messages: docs/web.md.
@@ -49,7 +52,14 @@ __all__ = ["Hub", "create_app"]
 STATIC = Path(__file__).resolve().parent / "static"
 _log = logging.getLogger("guobiao.server")
 
-_HTTP_STATUS = {"no_room": 404, "forbidden": 403, "bad_invite": 403, "busy": 503}
+_HTTP_STATUS = {
+    "no_room": 404,
+    "no_hand": 404,
+    "forbidden": 403,
+    "bad_invite": 403,
+    "hand_live": 409,
+    "busy": 503,
+}
 
 
 class CreateRoom(BaseModel):
@@ -346,8 +356,8 @@ def create_app(
         return room
 
     @app.get("/api/rooms")
-    async def list_rooms() -> list[dict[str, Any]]:
-        return lobby.public()
+    async def list_rooms(finished: bool = False) -> list[dict[str, Any]]:
+        return lobby.finished() if finished else lobby.public()
 
     @app.post("/api/rooms")
     async def create_room(body: CreateRoom) -> dict[str, Any]:
@@ -413,6 +423,28 @@ def create_app(
         hub.wake(room)
         return room.info()
 
+    def replayable(room_id: str, token: str) -> Room:
+        room = lobby.get(room_id)
+        if not room.may_replay(token):
+            raise RoomError("forbidden", "a private room's hands need one of its tokens")
+        return room
+
+    @app.get("/api/rooms/{room_id}/hands")
+    async def room_hands(room_id: str, token: str = "") -> dict[str, Any]:
+        try:
+            room = replayable(room_id, token)
+        except RoomError as err:
+            raise _refuse(err) from None
+        hands = room.hands_info() if room.started else []
+        return {"room": room.info(), "hands": hands, "tiles": tile_table()}
+
+    @app.get("/api/rooms/{room_id}/hands/{number}")
+    async def hand_replay(room_id: str, number: int, token: str = "") -> dict[str, Any]:
+        try:
+            return replayable(room_id, token).replay(number)
+        except RoomError as err:
+            raise _refuse(err) from None
+
     @app.websocket("/ws/rooms/{room_id}")
     async def room_socket(websocket: WebSocket, room_id: str, token: str = "") -> None:
         await hub.serve_socket(websocket, room_id, token)
@@ -424,6 +456,10 @@ def create_app(
     @app.get("/room/{room_id}", include_in_schema=False)
     async def room_page(room_id: str) -> FileResponse:
         return FileResponse(STATIC / "room.html")
+
+    @app.get("/room/{room_id}/replay", include_in_schema=False)
+    async def replay_page(room_id: str) -> FileResponse:
+        return FileResponse(STATIC / "replay.html")
 
     if tournaments is not None:
         from .accounts import SessionSigner

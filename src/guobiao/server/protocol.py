@@ -2,8 +2,9 @@
 
 Plain data only (no web framework): a seat's view as JSON (:func:`view_json`), the view a
 spectator gets (:func:`spectator_view`: no concealed tile of anyone), the hint panel
-(:func:`hints`), a hand's end (:func:`hand_end_json`), and the one reader of client messages
-(:func:`parse_client_message`), which refuses anything that is not a well-formed message.
+(:func:`hints`), a hand's end (:func:`hand_end_json`), a finished hand's replay frames
+(:func:`replay_frames`: every seat face up, one frame per action), and the one reader of client
+messages (:func:`parse_client_message`), which refuses anything that is not a well-formed message.
 
 Client → server (JSON text frames):
 
@@ -18,6 +19,7 @@ Server → client: ``welcome``, ``state``, ``event``, ``timeout``, ``hand_end``,
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any, Final
 
@@ -36,6 +38,8 @@ __all__ = [
     "hints",
     "meld_json",
     "parse_client_message",
+    "replay_frame",
+    "replay_frames",
     "spectator_view",
     "tile_table",
     "view_json",
@@ -215,3 +219,71 @@ def public_action(action: Action) -> Action:
     if action.kind is ActionKind.CONCEALED_KONG:
         return Action(ActionKind.CONCEALED_KONG)
     return action
+
+
+def _joined(tiles: tuple[Tile, ...] | list[Tile]) -> str:
+    return "".join(str(t) for t in tiles)
+
+
+def replay_frame(game: Game, seat: int | None = None, action: str | None = None) -> dict[str, Any]:
+    """One step of a replay: the table after ``seat``'s ``action`` (None: the deal), every seat
+    face up (only for a hand that is over: a replay is public). Tiles are joined Botzone names
+    (``"W1W1B5"``): ``hands`` (each seat's concealed tiles, sorted, the drawn tile apart in
+    ``drawn``), ``melds`` (concealed kongs shown), ``discards``, ``flowers``; ``wall`` is the
+    number of tiles left; at the end ``result`` is :meth:`HandResult.summary`."""
+    current = game.current
+    drawn = game.view(current).drawn if game.phase is Phase.ACT else None
+    public = game.view(0)
+    hands: list[str] = []
+    melds: list[list[dict[str, Any]]] = []
+    flowers: list[str] = []
+    for s in range(4):
+        hand = game.hand_of(s)
+        concealed = list(hand.concealed)
+        if s == current and drawn is not None and drawn in concealed:
+            concealed.remove(drawn)
+        hands.append(_joined(concealed))
+        melds.append([meld_json(m) for m in hand.melds])
+        flowers.append(_joined(hand.flowers))
+    frame: dict[str, Any] = {
+        "seat": seat,
+        "action": action,
+        "phase": game.phase.value,
+        "current": current,
+        "to_act": list(game.to_act),
+        "hands": hands,
+        "drawn": str(drawn) if drawn is not None else None,
+        "melds": melds,
+        "discards": [_joined(pool) for pool in public.discards],
+        "flowers": flowers,
+        "wall": game.wall_remaining,
+        "last_discard": str(public.last_discard) if public.last_discard is not None else None,
+    }
+    if game.result is not None:
+        frame["result"] = game.result.summary()
+    return frame
+
+
+def replay_frames(record: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """A finished hand's replay from its :meth:`Game.record`: the deal, then one frame per
+    recorded action (``len(record["actions"]) + 1`` frames; one more, ``"forfeit"``, if the
+    hand ended by a foul). ValueError for a record that does not replay or is not over."""
+    game = Game.replay(record, actions=False)
+    frames = [replay_frame(game)]
+    for number, (seat, text) in enumerate(record["actions"], start=1):
+        try:
+            action = Action.parse(str(text))
+            game.act(int(seat), action)
+        except ValueError as err:  # IllegalActionError is a ValueError
+            raise ValueError(f"action {number} ({seat} {text}) does not replay: {err}") from None
+        frames.append(replay_frame(game, int(seat), str(action)))
+    foul = record.get("forfeit")
+    if foul is not None:
+        game.forfeit(int(foul["seat"]), str(foul["reason"]))
+        frames.append(replay_frame(game, int(foul["seat"]), "forfeit"))
+    if game.result is None:
+        raise ValueError("the hand is not over: only a finished hand is replayed")
+    expected = record.get("result")
+    if expected is not None and game.result.summary() != expected:
+        raise ValueError("the replayed result differs from the record's")
+    return frames

@@ -12,6 +12,8 @@ Pure Python (no web framework, no clock of its own): every method that depends o
   time run out is acted for (:func:`default_action`: pass on a claim, discard the drawn tile or
   else the last tile of the hand), a disconnected person is played by a bot after ``grace``, the
   next hand starts ``between_hands`` after a hand ends.
+- :meth:`Room.replay`: a hand that is over, one frame per action, every seat face up (never the
+  hand still in play); :meth:`Room.hands_info` lists the hands.
 - :meth:`Room.to_dict` / :meth:`Room.from_dict`: the whole room as JSON (every hand's
   ``Game.record()``), so that a restarted server resumes it where it stood.
 """
@@ -27,7 +29,15 @@ from ..bots import BOT_KINDS, Bot, make_bot
 from ..game import PASS, Action, ActionKind, Game, IllegalActionError, Phase
 from ..rules import COMPETITION
 from ..session import Session
-from .protocol import hand_end_json, hints, public_action, spectator_view, view_json
+from .protocol import (
+    hand_end_json,
+    hints,
+    meld_json,
+    public_action,
+    replay_frames,
+    spectator_view,
+    view_json,
+)
 
 __all__ = [
     "PLACES",
@@ -175,6 +185,15 @@ class Room:
     @property
     def game(self) -> Game | None:
         return self.games[-1] if self.games else None
+
+    def may_replay(self, token: str) -> bool:
+        """Finished hands may be replayed by anyone who may watch the room or holds one of its
+        tokens (a private room's replays need one)."""
+        if not self.private or self.may_watch(token):
+            return True
+        if token and secrets.compare_digest(token, self.owner_token):
+            return True
+        return bool(token) and self.place_of_token(token) is not None
 
     def place_of_token(self, token: str) -> int | None:
         for i, place in enumerate(self.places):
@@ -555,6 +574,66 @@ class Room:
             ],  # exact fractions as text ("3/2")
         }
 
+    # -- replays -------------------------------------------------------------------------------
+    def names_of_hand(self, number: int) -> list[str]:
+        """Who sat E S W N in hand ``number`` (0-based) of the session."""
+        session = self.session
+        assert session is not None
+        history = session.history
+        seats = history[number].seats if number < len(history) else session.seats
+        return [self.places[PLACES.index(p)].name for p in seats]
+
+    def hands_info(self) -> list[dict[str, Any]]:
+        """Every hand dealt so far: its number, round wind, whether it is over and, if so, how it
+        ended (winner, discarder, total, deltas). Nothing of a hand still in play but its number."""
+        out: list[dict[str, Any]] = []
+        for number, game in enumerate(self.games):
+            item: dict[str, Any] = {
+                "number": number,
+                "round_wind": game.round_wind.letter,
+                "over": game.is_over,
+                "names_by_seat": self.names_of_hand(number),
+            }
+            result = game.result
+            if result is not None:
+                item.update(
+                    winner=result.winner,
+                    discarder=result.discarder,
+                    total=result.fans.total if result.fans is not None else 0,
+                    deltas=list(result.deltas),
+                )
+            out.append(item)
+        return out
+
+    def replay(self, number: int) -> dict[str, Any]:
+        """The replay of hand ``number`` (0-based): ``frames`` (:func:`replay_frames`, the last
+        with the ``result``), the names by seat, the winner's hand. Refused (``no_hand``) for a
+        hand not dealt, (``hand_live``) for one still in play: its tiles and wall stay secret."""
+        if self.session is None or not 0 <= number < len(self.games):
+            raise RoomError("no_hand", "no such hand")
+        game = self.games[number]
+        result = game.result
+        if result is None:
+            raise RoomError("hand_live", "the hand is still in play: only a hand that is over")
+        winning = None
+        if result.winning_hand is not None:
+            hand = result.winning_hand
+            winning = {
+                "concealed": [str(t) for t in hand.concealed],
+                "melds": [meld_json(m) for m in hand.melds],
+                "flowers": [str(t) for t in hand.flowers],
+            }
+        return {  # built afresh (a few ms): nothing kept in memory
+            "room": self.id,
+            "name": self.name,
+            "hand_number": number,
+            "hands": self.session.hands,
+            "round_wind": game.round_wind.letter,
+            "names_by_seat": self.names_of_hand(number),
+            "winning_hand": winning,
+            "frames": replay_frames(game.record()),
+        }
+
     # -- persistence --------------------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -657,3 +736,8 @@ class Lobby:
 
     def public(self) -> list[dict[str, Any]]:
         return [r.info() for r in self.rooms.values() if not r.private and not r.ended]
+
+    def finished(self, limit: int = 20) -> list[dict[str, Any]]:
+        """Public rooms whose session is over, the latest first (at most ``limit``)."""
+        done = [r for r in self.rooms.values() if not r.private and r.ended]
+        return [r.info() for r in reversed(done[-limit:])]

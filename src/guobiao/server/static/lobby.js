@@ -4,7 +4,7 @@
 const nameInput = () => document.querySelector("#create input[name=player]");
 nameInput().value = localStorage.getItem("guobiao:name") || "";
 
-document.getElementById("lang").addEventListener("click", () => { toggleLang(); listRooms(); });
+document.getElementById("lang").addEventListener("click", () => { toggleLang(); listRooms(); listFinished(); });
 
 document.getElementById("create").addEventListener("submit", async (ev) => {
   ev.preventDefault();
@@ -59,10 +59,27 @@ async function listRooms() {
       el("div", {}, el("strong", {}, room.name), " ",
          el("span", {class: "muted"}, room.started ? `${t("started")} · ${t("hand")} ${room.hand + 1}/${room.hands}` : t("waiting"))),
       el("ul", {class: "places"}, places),
-      el("a", {href: `/room/${room.id}`, class: "button small secondary"}, t("watch"))));
+      el("div", {class: "links"}, el("a", {href: `/room/${room.id}`, class: "button small secondary"}, t("watch")),
+        room.hand > 0 ? el("a", {href: `/room/${room.id}/replay`, class: "button small secondary"}, t("replay")) : null)));
+  }
+}
+
+async function listFinished() {
+  const box = document.getElementById("finished");
+  let rooms = [];
+  try { rooms = await api("GET", "/api/rooms?finished=true"); } catch { return; }
+  box.replaceChildren();
+  if (!rooms.length) { box.append(el("p", {class: "muted"}, t("noFinished"))); return; }
+  for (const room of rooms) {
+    box.append(el("div", {class: "room-row"},
+      el("div", {}, el("strong", {}, room.name), " ",
+         el("span", {class: "muted"}, room.places.map((p) => p.name).join(" · "))),
+      el("a", {href: `/room/${room.id}/replay`, class: "button small secondary replay-link"}, t("replay"))));
   }
 }
 
 setLang(LANG);
 listRooms();
+listFinished();
 setInterval(listRooms, 5000);
+setInterval(listFinished, 30000);

@@ -334,6 +334,7 @@ function showHandEnd(msg) {
   }
   parts.push(el("table", {class: "deltas"}, r.deltas.map((d, s) => el("tr", {},
     el("td", {}, `${t("winds")[s]} ${names[s]}`), el("td", {class: "num " + (d > 0 ? "plus" : d < 0 ? "minus" : "")}, (d > 0 ? "+" : "") + d)))));
+  parts.push(el("p", {}, el("a", {href: `/room/${ROOM}/replay?hand=${msg.hand_number + 1}`, id: "replay-hand"}, t("replayHand"))));
   parts.push(el("p", {class: "muted", id: "next-hand"}, ""));
   showOverlay("hand_end", ...parts);
 }
@@ -346,7 +347,8 @@ function showSessionEnd(msg) {
       el("tr", {}, el("th", {}), el("th", {}, t("score")), el("th", {}, t("stdPoints"))),
       order.map((i) => el("tr", {}, el("td", {}, msg.names[i]), el("td", {class: "num"}, msg.scores[i]),
         el("td", {class: "num"}, msg.standard_points[i] ?? "—")))),
-    el("p", {}, el("a", {href: "/"}, t("lobby"))));
+    el("p", {class: "links"}, el("a", {href: `/room/${ROOM}/replay`, id: "replay-link"}, t("replayHands")),
+      el("a", {href: "/"}, t("lobby"))));
 }
 
 setInterval(() => {

@@ -1,0 +1,235 @@
+// The replay viewer: a finished hand one action at a time, every seat face up (the server sends
+// the frames only for a hand that is over). Keys: ← → step, Home / End, space plays.
+"use strict";
+
+const ROOM = location.pathname.split("/")[2];
+const params = new URLSearchParams(location.search);
+if (params.get("token")) saveRoomKeys(ROOM, {token: params.get("token")});
+if (params.get("invite")) saveRoomKeys(ROOM, {invite: params.get("invite")});
+if (params.get("lang")) localStorage.setItem("guobiao:lang", params.get("lang"));
+const wantHand = Number(params.get("hand")) || null;  // 1-16, as people count
+history.replaceState(null, "", location.pathname + (wantHand ? `?hand=${wantHand}` : ""));
+
+const $ = (id) => document.getElementById(id);
+let TILES = {};
+let room = null;
+let hands = [];
+let replay = null;  // the hand shown: {hand_number, names_by_seat, winning_hand, frames}
+let step = 0;
+let timer = null;
+const SPEED = 700;  // ms per step when playing
+
+const labelsBox = $("labels-on");
+labelsBox.checked = localStorage.getItem("guobiao:labels") !== "0";
+labelsBox.addEventListener("change", () => { localStorage.setItem("guobiao:labels", labelsBox.checked ? "1" : "0"); render(); });
+$("lang").addEventListener("click", () => { toggleLang(); titles(); fillSelect(); render(); });
+
+function titles() {
+  for (const id of ["first", "prev", "next", "last"]) $(id).title = t(id);
+  $("play").title = t(timer === null ? "play" : "pause");
+}
+$("table-link").href = `/room/${ROOM}`;
+
+function token() {
+  const keys = roomKeys(ROOM);
+  return keys.token || keys.watch_token || keys.invite || keys.owner_token || "";
+}
+
+// -- tiles (as on the table page) ------------------------------------------------------------
+function splitTiles(s) { return s.match(/[A-Z]\d/g) || []; }
+function tileLabel(name) {
+  const info = TILES[name];
+  if (!info) return name;
+  return LANG === "zh" ? info.zh : info.compact;
+}
+const GLYPHS = (() => {
+  try {
+    const canvas = document.createElement("canvas");
+    canvas.width = canvas.height = 40;
+    const ctx = canvas.getContext("2d");
+    const pixels = (text) => {
+      ctx.clearRect(0, 0, 40, 40);
+      ctx.font = "32px sans-serif";
+      ctx.fillText(text, 2, 32);
+      return ctx.getImageData(0, 0, 40, 40).data.join(",");
+    };
+    return pixels("\u{1F007}") !== pixels("\u{1F008}");
+  } catch { return true; }
+})();
+if (!GLYPHS) document.body.classList.add("text-tiles");
+function face(name) {
+  const info = TILES[name];
+  if (!info) return "\u{1F02B}";
+  if (GLYPHS) return info.glyph;
+  const zh = info.zh;
+  return zh.length === 2 ? el("span", {class: "text-face"}, el("span", {}, zh[0]), el("span", {}, zh[1])) : zh;
+}
+function tile(name, cls = "") {
+  return el("span", {class: `tile ${cls} ${"JF".includes(name[0]) ? "honor" : ""} s-${name[0]}`, title: tileLabel(name), "data-tile": name},
+    el("span", {class: "glyph"}, face(name)),
+    labelsBox.checked && (GLYPHS || LANG !== "zh") ? el("span", {class: "label"}, tileLabel(name)) : null);
+}
+function actionText(text) {
+  if (text === "forfeit") return t("forfeit");
+  const [kind, arg] = text.split(" ");
+  const acts = t("acts");
+  return arg ? `${acts[kind] || kind} ${splitTiles(arg).map(tileLabel).join("")}` : (acts[kind] || kind);
+}
+
+// -- loading ---------------------------------------------------------------------------------
+async function loadRoom() {
+  try {
+    const data = await api("GET", `/api/rooms/${ROOM}/hands?token=${encodeURIComponent(token())}`);
+    room = data.room;
+    hands = data.hands;
+    TILES = data.tiles;
+  } catch (e) { $("error").textContent = e.message; return; }
+  $("room-name").textContent = room.name;
+  fillSelect();
+  const over = hands.filter((h) => h.over);
+  if (!over.length) { $("error").textContent = t("noReplay"); return; }
+  const wanted = wantHand && hands[wantHand - 1] && hands[wantHand - 1].over ? wantHand - 1 : over[0].number;
+  await loadHand(wanted);
+}
+
+function handLabel(h) {
+  const wind = t("winds")["ESWN".indexOf(h.round_wind)];
+  let how = t("liveHand");
+  if (h.over) how = h.winner === null || h.winner === undefined ? t("draw") : `${h.names_by_seat[h.winner]} ${t("wins")} ${h.total}`;
+  return `${h.number + 1} · ${wind} · ${how}`;
+}
+
+function fillSelect() {
+  const select = $("hand-select");
+  select.replaceChildren(...hands.map((h) => el("option", {value: h.number, disabled: !h.over}, handLabel(h))));
+  if (replay) select.value = String(replay.hand_number);
+}
+
+$("hand-select").addEventListener("change", (ev) => loadHand(Number(ev.target.value)));
+
+async function loadHand(number) {
+  stop();
+  try {
+    replay = await api("GET", `/api/rooms/${ROOM}/hands/${number}?token=${encodeURIComponent(token())}`);
+  } catch (e) { $("error").textContent = e.message; return; }
+  $("error").textContent = "";
+  history.replaceState(null, "", `${location.pathname}?hand=${number + 1}`);
+  $("hand-select").value = String(number);
+  $("scrub").max = String(replay.frames.length - 1);
+  $("table").hidden = false;
+  go(0);
+}
+
+// -- stepping --------------------------------------------------------------------------------
+function go(n) {
+  if (!replay) return;
+  step = Math.max(0, Math.min(replay.frames.length - 1, n));
+  if (step === replay.frames.length - 1) stop();
+  render();
+}
+function stop() {
+  if (timer !== null) clearInterval(timer);
+  timer = null;
+  $("play").textContent = "▶";
+  $("play").title = t("play");
+}
+function play() {
+  if (timer !== null) { stop(); return; }
+  if (!replay) return;
+  if (step === replay.frames.length - 1) go(0);
+  timer = setInterval(() => go(step + 1), SPEED);
+  $("play").textContent = "❚❚";
+  $("play").title = t("pause");
+}
+$("first").addEventListener("click", () => { stop(); go(0); });
+$("prev").addEventListener("click", () => { stop(); go(step - 1); });
+$("next").addEventListener("click", () => { stop(); go(step + 1); });
+$("last").addEventListener("click", () => { stop(); go(Infinity); });
+$("play").addEventListener("click", play);
+$("scrub").addEventListener("input", (ev) => { stop(); go(Number(ev.target.value)); });
+document.addEventListener("keydown", (ev) => {
+  if (ev.target instanceof HTMLSelectElement || ev.target instanceof HTMLInputElement) return;
+  const keys = {ArrowLeft: () => go(step - 1), ArrowRight: () => go(step + 1), Home: () => go(0), End: () => go(Infinity)};
+  if (keys[ev.key]) { stop(); keys[ev.key](); ev.preventDefault(); }
+  else if (ev.key === " ") { play(); ev.preventDefault(); }
+});
+
+// -- drawing ---------------------------------------------------------------------------------
+function render() {
+  if (!replay) return;
+  const frame = replay.frames[step];
+  const names = replay.names_by_seat;
+  $("scrub").value = String(step);
+  $("step").textContent = `${step} / ${replay.frames.length - 1}`;
+  $("prev").disabled = $("first").disabled = step === 0;
+  $("next").disabled = $("last").disabled = step === replay.frames.length - 1;
+  fill($("action"), frame.action === null
+    ? t("deal")
+    : `${t("winds")[frame.seat]} ${names[frame.seat]} ${actionText(frame.action)}`);
+  for (let seat = 0; seat < 4; seat++) renderSeat(frame, seat);
+  const wind = t("winds")["ESWN".indexOf(replay.round_wind)];
+  fill($("center"),
+    el("div", {class: "big-wind"}, wind),
+    el("div", {}, `${t("hand")} ${replay.hand_number + 1}/${replay.hands}`),
+    el("div", {class: "wall", id: "wall"}, `${t("wall")} ${frame.wall}`),
+    frame.last_discard ? tile(frame.last_discard, "big") : null);
+  renderResult(frame);
+}
+
+function renderSeat(frame, seat) {
+  const box = $("pos-" + seat);  // East at the bottom, then counter-clockwise
+  const live = frame.phase !== "over" && (frame.to_act.includes(seat) || (frame.phase === "act" && frame.current === seat));
+  box.className = `seat-box ${["me", "right", "top", "left"][seat]}` + (live ? " current" : "");
+  const result = frame.result;
+  const delta = result ? result.deltas[seat] : null;
+  const head = el("div", {class: "seat-head"},
+    el("span", {class: "wind"}, t("winds")[seat]),
+    seat === 0 ? el("span", {class: "dealer"}, LANG === "zh" ? "庄" : "D") : null,
+    el("span", {class: "name"}, replay.names_by_seat[seat]),
+    delta !== null ? el("span", {class: "score " + (delta > 0 ? "plus" : delta < 0 ? "minus" : "")}, (delta > 0 ? "+" : "") + delta) : null);
+  const hand = el("div", {class: "hand-up"}, splitTiles(frame.hands[seat]).map((x) => tile(x)),
+    frame.drawn && frame.current === seat ? tile(frame.drawn, "drawn") : null);
+  const melds = el("div", {class: "melds"}, frame.melds[seat].map((m) =>
+    el("span", {class: "meld"}, m.tiles.map((x) => tile(x, m.claimed === x ? "claimed" : "")))));
+  const flowers = el("div", {class: "flowers"}, splitTiles(frame.flowers[seat]).map((x) => tile(x, "flower")));
+  const pool = splitTiles(frame.discards[seat]);
+  const discards = el("div", {class: "discards"}, pool.map((x, i) =>
+    tile(x, i === pool.length - 1 && frame.last_discard && frame.current === seat ? "last" : "")));
+  fill(box, head, hand, melds, flowers, discards);
+}
+
+function renderResult(frame) {
+  const box = $("result");
+  const r = frame.result;
+  box.hidden = !r;
+  if (!r) { box.replaceChildren(); return; }
+  const names = replay.names_by_seat;
+  const parts = [el("h2", {}, `${t("handEnd")} (${t("hand")} ${replay.hand_number + 1})`)];
+  if (r.winner === null) {
+    parts.push(el("p", {}, r.forfeit ? `${names[r.forfeit.seat]}: ${t("forfeit")} (${r.forfeit.reason})` : t("draw")));
+  } else {
+    parts.push(el("p", {class: "winner"}, `${t("winds")[r.winner]} ${names[r.winner]} ${t("wins")} · `,
+      r.discarder === null ? t("selfDrawn") : `${t("dealIn")} ${names[r.discarder]}`));
+    const w = replay.winning_hand;
+    if (w) {
+      parts.push(el("div", {class: "win-hand"}, w.concealed.map((x) => tile(x)),
+        w.melds.map((m) => el("span", {class: "meld"}, m.tiles.map((x) => tile(x)))),
+        tile(r.win_tile, "win-tile"), w.flowers.map((x) => tile(x, "flower"))));
+    }
+    const zh = LANG === "zh";
+    parts.push(el("table", {class: "fans"},
+      r.fans.map((f) => el("tr", {}, el("td", {}, zh ? f.zh : f.en), el("td", {class: "muted"}, zh ? f.en : f.zh),
+        el("td", {class: "num"}, `${f.points}${f.count > 1 ? " × " + f.count : ""}`))),
+      el("tr", {class: "total"}, el("td", {}, t("total")), el("td", {}), el("td", {class: "num"}, `${r.total} ${t("points")}`))));
+  }
+  if (r.penalties.length) {
+    parts.push(el("p", {}, `${t("penalties")}: ` + r.penalties.map((p) => `${names[p.seat]} ${p.kind} ${p.amount}`).join(", ")));
+  }
+  parts.push(el("table", {class: "deltas"}, r.deltas.map((d, s) => el("tr", {},
+    el("td", {}, `${t("winds")[s]} ${names[s]}`), el("td", {class: "num " + (d > 0 ? "plus" : d < 0 ? "minus" : "")}, (d > 0 ? "+" : "") + d)))));
+  fill(box, parts);
+}
+
+setLang(LANG);
+titles();
+loadRoom();
