@@ -190,9 +190,7 @@ def _tsumogiri(game: Game, watch: tuple[int, ...], steps: int) -> list[list[np.n
     e = raw_env(game.rules)
     e.reset()
     table = e.table
-    table.game = game
-    for encoder in table.encoders:
-        encoder.reset()
+    table.game = game  # the board notices the new hand by itself
     table.version += 1
     seen: list[list[np.ndarray]] = []
     for _ in range(steps):

@@ -37,7 +37,7 @@ def test_encode_game_equals_encode_view(rules: TableRules) -> None:
                 if every_step or rng.random() < 0.3 or game.is_over:
                     table.refresh(seat)
                     expected = by_view(game, seat)
-                    assert np.array_equal(table.encoders[seat].array, expected), (hand, seat)
+                    assert np.array_equal(table.observation(seat), expected), (hand, seat)
                     assert np.array_equal(slow[seat].encode(game.view(seat)), expected)
                     view = game.view(seat)
                     claimed = None if view.last_discard is None else int(view.last_discard)
@@ -65,3 +65,22 @@ def test_an_encoder_switches_between_paths_and_hands() -> None:
                 got = encoder.encode(game.view(0)).copy()
             assert np.array_equal(got, by_view(game, 0))
             game.act(seat, rng.choice(game.legal_actions(seat)))
+
+
+def test_the_board_hands_out_fresh_arrays_and_follows_undo() -> None:
+    from guobiao.env.observation import Board
+
+    board = Board()
+    for rules in (COMPETITION, BOTZONE):
+        game = Game(rules, 9)
+        rng = random.Random(9)
+        for _ in range(30):
+            seat = game.to_act[0]
+            game.act(seat, rng.choice(game.legal_actions(seat)))
+        first = board.observe(game, 1)
+        first[:] = 7  # the caller's own copy
+        assert np.array_equal(board.observe(game, 1), by_view(game, 1))
+        for _ in range(3):
+            game.undo()  # the hand is rebuilt: the board starts again by itself
+            for seat in range(4):
+                assert np.array_equal(board.observe(game, seat), by_view(game, seat))

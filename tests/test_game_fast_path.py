@@ -100,3 +100,64 @@ def test_live_state_after_undo_is_rebuilt() -> None:
     while game.history:
         game.undo()
         check(game)
+
+
+def _snapshot(game: Game) -> list[tuple[list[int], tuple[object, ...], int, tuple[int, ...]]]:
+    return [
+        (
+            list(game.live_seat(s).counts[:34]),
+            tuple(game.live_seat(s).melds),
+            len(game.live_seat(s).flowers),
+            tuple(game.live_seat(s).river),
+        )
+        for s in range(4)
+    ]
+
+
+@pytest.mark.parametrize("rules", VARIANTS)
+def test_changes_account_for_every_change(rules: TableRules) -> None:
+    """``Game.changes``: replaying its new entries on the state before an action gives the state
+    after it: draws and discards move exactly their tile; every other change of a seat's
+    table state (melds, flowers, a claimed discard) names the seat; nothing is left out."""
+    rng = random.Random(11)
+    for seed in range(80):
+        game = Game(rules, seed)
+        changes = game.changes
+        while not game.is_over:
+            before = _snapshot(game)
+            start = len(changes)
+            seat = game.to_act[0]
+            game.act(seat, rng.choice(game.legal_actions(seat)))
+            assert game.changes is changes  # the same live list all hand long
+            after = _snapshot(game)
+            counts = [list(b[0]) for b in before]
+            rivers = [list(b[3]) for b in before]
+            named: set[int] = set()
+            for e in changes[start:]:
+                if e > 3:  # a draw
+                    counts[e & 3][(e >> 2) - 1] += 1
+                elif e < 0:  # a discard
+                    d = ~e
+                    counts[d & 3][d >> 2] -= 1
+                    rivers[d & 3].append(d >> 2)
+                else:
+                    named.add(e)
+            for s in range(4):
+                if s in named or game.is_over:  # read again (the end is not an entry)
+                    continue
+                assert after[s][0] == counts[s], (seed, s)
+                assert list(after[s][3]) == rivers[s], (seed, s)
+                assert after[s][1:3] == before[s][1:3], (seed, s)
+
+
+def test_changes_start_again_when_the_hand_is_rebuilt() -> None:
+    for rules in (COMPETITION, BOTZONE):
+        game = Game(rules, 3)
+        for _ in range(5):
+            seat = game.to_act[0]
+            game.act(seat, game.legal_actions(seat)[-1])
+        old = game.changes
+        assert old
+        game.undo()
+        assert game.changes is not old
+        assert Game.replay(game.record()).changes == game.changes

@@ -158,6 +158,27 @@ class Phase(Enum):
     OVER = "over"
 
 
+# Enum members as module constants for the game loop: ``Phase.ACT`` is a slow look-up (3.11)
+_ACT, _RESPOND, _ROB, _OVER = Phase.ACT, Phase.RESPOND, Phase.ROB, Phase.OVER
+_K_DISCARD, _K_CHOW, _K_PUNG, _K_KONG = (
+    ActionKind.DISCARD,
+    ActionKind.CHOW,
+    ActionKind.PUNG,
+    ActionKind.KONG,
+)
+_K_CONCEALED_KONG, _K_ADDED_KONG, _K_WIN = (
+    ActionKind.CONCEALED_KONG,
+    ActionKind.ADDED_KONG,
+    ActionKind.WIN,
+)
+_M_CHOW, _M_PUNG, _M_KONG, _M_CONCEALED_KONG = (
+    MeldKind.CHOW,
+    MeldKind.PUNG,
+    MeldKind.KONG,
+    MeldKind.CONCEALED_KONG,
+)
+
+
 @dataclass(frozen=True, slots=True)
 class HandResult:
     """How a hand ended and what each seat scores (penalties included)."""
@@ -325,7 +346,7 @@ class Game:
 
     @property
     def is_over(self) -> bool:
-        return self.phase is Phase.OVER
+        return self.phase is _OVER
 
     @property
     def result(self) -> HandResult | None:
@@ -353,12 +374,12 @@ class Game:
         hand = tuple(TILES[t] for t in range(34) for _ in range(s.counts[t]))
         drawn = (
             TILES[self._last_tile]
-            if self.phase is Phase.ACT and self.current == seat and self._after_draw
+            if self.phase is _ACT and self.current == seat and self._after_draw
             else None
         )
-        claimable = TILES[self._last_tile] if self.phase in (Phase.RESPOND, Phase.ROB) else None
+        claimable = TILES[self._last_tile] if self.phase in (_RESPOND, _ROB) else None
         result = self._result
-        over = self.phase is Phase.OVER  # concealed kongs are shown when the hand ends
+        over = self.phase is _OVER  # concealed kongs are shown when the hand ends
         return SeatView(
             seat=seat,
             round_wind=self.round_wind,
@@ -367,13 +388,11 @@ class Game:
             hand=hand,
             drawn=drawn,
             melds=tuple(
-                tuple(
-                    m for m in x.melds if i == seat or over or m.kind is not MeldKind.CONCEALED_KONG
-                )
+                tuple(m for m in x.melds if i == seat or over or m.kind is not _M_CONCEALED_KONG)
                 for i, x in enumerate(self._seats)
             ),
             concealed_kongs=tuple(
-                sum(1 for m in x.melds if m.kind is MeldKind.CONCEALED_KONG) for x in self._seats
+                sum(1 for m in x.melds if m.kind is _M_CONCEALED_KONG) for x in self._seats
             ),
             discards=tuple(tuple(TILES[t] for t in x.river) for x in self._seats),
             flowers=tuple(len(x.flowers) for x in self._seats),
@@ -399,7 +418,7 @@ class Game:
     def drawn_tile(self) -> int | None:
         """The tile ``current`` just drew, while it is to act after the draw (``SeatView.drawn``
         of that seat); else None."""
-        if self.phase is Phase.ACT and self._after_draw:
+        if self.phase is _ACT and self._after_draw:
             return self._last_tile
         return None
 
@@ -408,9 +427,22 @@ class Game:
         """The discard (RESPOND) or added-kong tile (ROB) open to claims (``SeatView.last_discard``),
         else None."""
         phase = self.phase
-        if phase is Phase.RESPOND or phase is Phase.ROB:
+        if phase is _RESPOND or phase is _ROB:
             return self._last_tile
         return None
+
+    @property
+    def changes(self) -> list[int]:
+        """What changed, one entry per change, in order, since the hand was dealt (live; never
+        mutate it), for observers that follow the hand incrementally (the RL environment):
+        ``(t + 1) << 2 | s`` (4 and up): seat ``s`` drew tile ``t`` (``counts[t]`` went up by
+        one); ``~(t << 2 | s)`` (negative): seat ``s`` discarded ``t`` (from ``counts`` to the end
+        of its ``river``); ``s`` (0-3): anything else of seat ``s`` on the table changed (a meld
+        declared, a kong added or robbed, a flower shown, the last discard claimed from its
+        river), with its ``counts``. A new list whenever the hand is (re)built (:meth:`undo`,
+        :meth:`replay`); the end of the hand (concealed kongs shown, the winning tile joining
+        the winner's hand) is not an entry."""
+        return self._changes
 
     @property
     def segments_left(self) -> list[int] | None:
@@ -441,14 +473,12 @@ class Game:
                 break
         else:
             false_win = action not in legal
-        if false_win and not (
-            action.kind is ActionKind.WIN and self.false_wins and seat in self.to_act
-        ):
+        if false_win and not (action.kind is _K_WIN and self.false_wins and seat in self.to_act):
             raise IllegalActionError(self._why_illegal(seat, action, legal))
         try:
             if false_win:
                 self._false_win(seat)
-            elif self.phase is Phase.ACT:
+            elif self.phase is _ACT:
                 self._act_own(seat, action)
             else:
                 self._respond(seat, action)
@@ -471,7 +501,7 @@ class Game:
             raise ValueError(f"reason must be one of {', '.join(FORFEIT_REASONS)}, not {reason!r}")
         if seat not in range(4):
             raise ValueError(f"seat {seat} is not a seat 0-3")
-        if self.phase is Phase.OVER:
+        if self.phase is _OVER:
             raise IllegalActionError("the hand is over")
         self._end_forfeit(seat, reason)
         self._forfeit = (seat, reason)
@@ -585,6 +615,7 @@ class Game:
             self._wall.left if isinstance(self._wall, SegmentWall) else None
         )
         self._seats = [LiveSeat() for _ in range(4)]
+        self._changes: list[int] = []  # Game.changes
         self._visible = [0] * 34  # copies on the table: discards, exposed melds
         self._pending: dict[int, tuple[Action, ...]] = {}
         self._responses: dict[int, Action] = {}
@@ -593,7 +624,7 @@ class Game:
         self._false_claims: set[int] = set()  # wrong wins declared on a discard (end_hand)
         self._penalties: list[Penalty] = []
         self._result: HandResult | None = None
-        self.phase = Phase.ACT
+        self.phase = _ACT
         self.current = 0
         self._last_tile = -1
         self._after_draw = True
@@ -649,6 +680,7 @@ class Game:
             for t in found:
                 s.counts[t] -= 1
                 s.flowers.append(t)
+                self._changes.append(seat)
                 if self._wall.remaining == 0:
                     self._exhausted = True
                     return last
@@ -675,6 +707,7 @@ class Game:
         s = self._seats[seat]
         while tile >= 34:  # a flower: show it and draw a replacement (补花)
             s.flowers.append(tile)
+            self._changes.append(seat)
             kong = False  # a win on a flower replacement is 自摸, not 杠上开花 (#81)
             if wall.remaining == 0:
                 self._end_draw()
@@ -682,11 +715,12 @@ class Game:
             assert isinstance(wall, Wall)
             tile = wall.draw_replacement()
         s.counts[tile] += 1
+        self._changes.append((tile + 1) << 2 | seat)  # a draw (Game.changes)
         self._last_tile = tile
         self._enter_act(seat, after_draw=True, kong=kong)
 
     def _enter_act(self, seat: int, *, after_draw: bool, kong: bool) -> None:
-        self.phase = Phase.ACT
+        self.phase = _ACT
         self.current = seat
         self._after_draw = after_draw
         self._kong_replacement = kong
@@ -708,7 +742,7 @@ class Game:
                 if 4 in s.counts:
                     actions.extend(_CONCEALED_KONG[t] for t in range(34) if s.counts[t] == 4)
                 for meld in s.melds:  # 第七条七(一): 抓進一張與已經碰的刻子牌相同
-                    if meld.kind is MeldKind.PUNG and (
+                    if meld.kind is _M_PUNG and (
                         meld.tile == self._last_tile
                         # the Botzone judge (BUGANG X): the fourth tile may be any one held
                         or (self._lenient_kongs and s.counts[meld.tile])
@@ -722,36 +756,37 @@ class Game:
         s = self._seats[seat]
         kind = action.kind
         self._just_chowed = False
-        if kind is ActionKind.WIN:
+        if kind is _K_WIN:
             self._finish_win(seat, None, self._last_tile, robbed=False)
-        elif kind is ActionKind.DISCARD:
+        elif kind is _K_DISCARD:
             assert action.tile is not None
             tile = int(action.tile)
             s.counts[tile] -= 1
             s.river.append(tile)
+            self._changes.append(~(tile << 2 | seat))  # a discard (Game.changes)
             self._visible[tile] += 1
             self._last_tile = tile
             self._update_waits_after_discard(seat)
             self._open_claims(seat, tile)
-        elif kind is ActionKind.CONCEALED_KONG:
+        elif kind is _K_CONCEALED_KONG:
             assert action.tile is not None
             tile = int(action.tile)
             s.counts[tile] -= 4
-            s.melds.append(Meld(MeldKind.CONCEALED_KONG, TILES[tile]))
+            s.melds.append(Meld(_M_CONCEALED_KONG, TILES[tile]))
             s.melds_version += 1
+            self._changes.append(seat)
             self._update_waits(seat)
             self._draw(seat, replacement=True)
-        elif kind is ActionKind.ADDED_KONG:
+        elif kind is _K_ADDED_KONG:
             assert action.tile is not None
             tile = int(action.tile)
             s.counts[tile] -= 1
             self._visible[tile] += 1
-            at = next(
-                i for i, m in enumerate(s.melds) if m.kind is MeldKind.PUNG and m.tile == tile
-            )
+            at = next(i for i, m in enumerate(s.melds) if m.kind is _M_PUNG and m.tile == tile)
             old = s.melds[at]
-            s.melds[at] = Meld(MeldKind.KONG, old.tile, old.offered_by)
+            s.melds[at] = Meld(_M_KONG, old.tile, old.offered_by)
             s.melds_version += 1
+            self._changes.append(seat)
             self._last_tile = tile
             self._update_waits(seat)
             self._open_robbing(seat, tile)
@@ -797,7 +832,7 @@ class Game:
                 pending[seat] = tuple(actions)
             elif self.false_wins:
                 pending[seat] = (PASS,)  # asked anyway: it may declare a (false) win
-        self.phase = Phase.RESPOND
+        self.phase = _RESPOND
         self.current = discarder
         self._pending = pending
         self._responses = {}
@@ -813,7 +848,7 @@ class Game:
                 pending[seat] = (WIN, PASS)
             elif self.false_wins:
                 pending[seat] = (PASS,)
-        self.phase = Phase.ROB
+        self.phase = _ROB
         self.current = konger
         self._pending = pending
         self._responses = {}
@@ -831,21 +866,22 @@ class Game:
             3,
         ):  # 第八条二(三): the first winner counter-clockwise from the discarder
             seat = (origin + step) % 4
-            if responses.get(seat) == WIN:
+            response = responses.get(seat)
+            if response is not None and response.kind is _K_WIN:  # == WIN, without __eq__
                 if seat in self._false_claims:  # end_hand: the first HU decides, right or wrong
                     self._end_forfeit(seat, "wrong win")
                     return
-                self._finish_win(seat, origin, tile, robbed=self.phase is Phase.ROB)
+                self._finish_win(seat, origin, tile, robbed=self.phase is _ROB)
                 return
-        if self.phase is Phase.ROB:
+        if self.phase is _ROB:
             self._draw(origin, replacement=True)
             return
         claim: tuple[int, Action] | None = None
         for seat, action in responses.items():
-            if action.kind in (ActionKind.PUNG, ActionKind.KONG):  # 碰/杠 beat 吃
+            if action.kind in (_K_PUNG, _K_KONG):  # 碰/杠 beat 吃
                 claim = (seat, action)
         if claim is None:
-            claim = next(((s, a) for s, a in responses.items() if a.kind is ActionKind.CHOW), None)
+            claim = next(((s, a) for s, a in responses.items() if a.kind is _K_CHOW), None)
         if claim is None:
             self._next_turn(origin)
             return
@@ -855,29 +891,31 @@ class Game:
     def _claim(self, seat: int, discarder: int, tile: int, action: Action) -> None:
         s = self._seats[seat]
         self._seats[discarder].river.pop()
+        self._changes.append(discarder)
+        self._changes.append(seat)  # its melds, below
         offered = (discarder - seat) % 4  # 1 next, 2 opposite, 3 previous
-        if action.kind is ActionKind.CHOW:
+        if action.kind is _K_CHOW:
             assert action.tile is not None
             low = int(action.tile)
             for u in (low, low + 1, low + 2):
                 if u != tile:
                     s.counts[u] -= 1
                     self._visible[u] += 1
-            s.melds.append(Meld(MeldKind.CHOW, TILES[low], offered, TILES[tile]))
+            s.melds.append(Meld(_M_CHOW, TILES[low], offered, TILES[tile]))
             s.melds_version += 1
             self._just_chowed = True
             self._enter_act(seat, after_draw=False, kong=False)
-        elif action.kind is ActionKind.PUNG:
+        elif action.kind is _K_PUNG:
             s.counts[tile] -= 2
             self._visible[tile] += 2
-            s.melds.append(Meld(MeldKind.PUNG, TILES[tile], offered))
+            s.melds.append(Meld(_M_PUNG, TILES[tile], offered))
             s.melds_version += 1
             self._just_chowed = False
             self._enter_act(seat, after_draw=False, kong=False)
         else:
             s.counts[tile] -= 3
             self._visible[tile] += 3
-            s.melds.append(Meld(MeldKind.KONG, TILES[tile], offered))
+            s.melds.append(Meld(_M_KONG, TILES[tile], offered))
             s.melds_version += 1
             self._just_chowed = False
             self._update_waits(seat)
@@ -974,15 +1012,14 @@ class Game:
             if robbed:
                 # the robbed kong goes back to being a pung
                 s = self._seats[discarder]
-                at = next(
-                    i for i, m in enumerate(s.melds) if m.kind is MeldKind.KONG and m.tile == tile
-                )
+                at = next(i for i, m in enumerate(s.melds) if m.kind is _M_KONG and m.tile == tile)
                 old = s.melds[at]
-                s.melds[at] = Meld(MeldKind.PUNG, old.tile, old.offered_by)
+                s.melds[at] = Meld(_M_PUNG, old.tile, old.offered_by)
                 s.melds_version += 1
                 self._visible[tile] -= 1
             else:
                 self._seats[discarder].river.pop()
+            self._changes.append(discarder)
         flowers = fans.flower_points
         outcome = HandOutcome(
             winner=seat,
@@ -1006,7 +1043,7 @@ class Game:
 
     def _end(self, result: HandResult) -> None:
         self._result = result
-        self.phase = Phase.OVER
+        self.phase = _OVER
         self._pending = {}
         self._responses = {}
         self._to_act = ()
@@ -1014,7 +1051,11 @@ class Game:
     def _respond(self, seat: int, action: Action) -> None:
         """Record a claim or a pass; the seat leaves ``to_act``."""
         self._responses[seat] = action
-        self._to_act = tuple(s for s in self._to_act if s != seat)
+        to_act = self._to_act
+        if to_act and to_act[0] == seat:  # the usual case: seats answer in turn
+            self._to_act = to_act[1:]
+        else:
+            self._to_act = tuple(s for s in to_act if s != seat)
 
     def _end_forfeit(self, seat: int, reason: str) -> None:
         """A foul ends the hand: the seat pays ``forfeit_payment`` to each other player (settled
@@ -1030,7 +1071,7 @@ class Game:
         """第十四条六: judge a declared win that is not legal; penalise; play on (or, with
         ``wrong_win="end_hand"``, end the hand as a forfeit)."""
         if self.rules.wrong_win == "end_hand":
-            if self.phase is Phase.ACT:
+            if self.phase is _ACT:
                 self._end_forfeit(seat, "wrong win")
                 return
             # On a discard or an added kong the HUs are judged in seat order from the discarder
@@ -1043,9 +1084,9 @@ class Game:
         s = self._seats[seat]
         melds = len(s.melds)
         counts = list(s.counts[:34])  # the hand as declared: 14 - 3·melds tiles
-        if self.phase is not Phase.ACT:
+        if self.phase is not _ACT:
             counts[self._last_tile] += 1
-        declared_on = self._last_tile if self.phase is not Phase.ACT or self._after_draw else None
+        declared_on = self._last_tile if self.phase is not _ACT or self._after_draw else None
         if shanten(counts, melds) == -1:
             distance = -1  # a winning shape: below 8 points, or the seat may not win: 错和
         elif declared_on is not None:
@@ -1067,8 +1108,8 @@ class Game:
         self._penalties.append(Penalty(seat, kind, amount))
         self._barred.add(seat)
         pending = self._pending.get(seat, ())
-        self._pending[seat] = tuple(a for a in pending if a.kind is not ActionKind.WIN)
-        if self.phase is not Phase.ACT:
+        self._pending[seat] = tuple(a for a in pending if a.kind is not _K_WIN)
+        if self.phase is not _ACT:
             self._respond(seat, PASS)
             if not self._to_act:
                 self._resolve_claims()
@@ -1076,7 +1117,7 @@ class Game:
             self._pending[seat] = (PASS,)
 
     def _why_illegal(self, seat: int, action: Action, legal: Iterable[Action]) -> str:
-        if self.phase is Phase.OVER:
+        if self.phase is _OVER:
             return "the hand is over"
         if seat not in self.to_act:
             waiting = ", ".join(Wind(s).letter for s in self.to_act) or "nobody"

@@ -13,12 +13,13 @@ default) or ``rules=BOTZONE`` (the Botzone judge), and rewards the settlement at
 
 from __future__ import annotations
 
-from .observation import OBS_SIZE, Encoder, observation_bounds
+from .observation import OBS_SIZE, Board, Encoder, observation_bounds
 from .spaces import N_ACTIONS, action_index, chow_index, describe, index_action
 
 __all__ = [
     "N_ACTIONS",
     "OBS_SIZE",
+    "Board",
     "Encoder",
     "action_index",
     "chow_index",

@@ -13,7 +13,7 @@ from gymnasium import spaces
 from ..game import Game, IllegalActionError
 from ..rules import COMPETITION, TableRules
 from ..wall import Deal
-from .observation import OBS_SIZE, Encoder, observation_bounds
+from .observation import OBS_SIZE, Board, observation_bounds
 from .spaces import N_ACTIONS, MaskBuilder
 
 __all__ = ["AGENTS", "ILLEGAL_ACTIONS", "Table", "action_space", "observation_space"]
@@ -54,7 +54,7 @@ class Table:
         self.rules = rules
         self.illegal_action = illegal_action
         self.game = Game(rules, 0)
-        self.encoders = [Encoder() for _ in range(4)]
+        self.board = Board()
         self.masks = [bytearray(N_ACTIONS) for _ in range(4)]
         self.mask_arrays = [np.frombuffer(m, dtype=np.int8) for m in self.masks]
         self.builders = [MaskBuilder() for _ in range(4)]
@@ -72,27 +72,34 @@ class Table:
         if seed is None:
             seed = self.seeds.randrange(2**63)
         self.game = Game(self.rules, seed, deal_=deal_)
-        for encoder in self.encoders:
-            encoder.reset()
+        self.board.reset()
         self.version += 1
         return seed
 
     def refresh(self, seat: int) -> None:
-        """Fill ``seat``'s observation and mask, unless they are current: the same as from
-        ``game.view(seat)`` (``Encoder.encode_game``), without building the view."""
+        """Fill ``seat``'s mask, unless it is current (the legal actions as indices)."""
         if self.filled[seat] == self.version:
             return
-        game = self.game  # the fast path: the engine's live public state, no SeatView
-        self.encoders[seat].encode_game(game, seat)
+        game = self.game
         self.builders[seat].fill(self.masks[seat], game.legal_actions(seat), game.claimable_tile)
         self.filled[seat] = self.version
 
+    def observation(self, seat: int) -> npt.NDArray[np.int16]:
+        """``seat``'s observation now, a new array: the same as from ``game.view(seat)``
+        (``Board.observe``: from the engine's live public state, without building the view)."""
+        return self.board.observe(self.game, seat, self.version)
+
     def observe(self, seat: int) -> Observation:
         """A copy of ``seat``'s observation and mask now."""
-        if self.filled[seat] != self.version:
-            self.refresh(seat)
+        game = self.game
+        version = self.version
+        if self.filled[seat] != version:  # refresh(seat), inline
+            self.builders[seat].fill(
+                self.masks[seat], game.legal_actions(seat), game.claimable_tile
+            )
+            self.filled[seat] = version
         return {
-            "observation": self.encoders[seat].array.copy(),
+            "observation": self.board.observe(game, seat, version),
             "action_mask": self.mask_arrays[seat].copy(),
         }
 

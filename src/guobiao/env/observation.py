@@ -37,11 +37,12 @@ offsets           size   feature
 617-620           4      the hand's score deltas of relative seat r (0 until the hand is over)
 ================  =====  ==========================================================================
 
-:class:`Encoder` fills a preallocated buffer in place (an ``array('h')`` shared with a numpy view)
-and hands out copies: from a :class:`~guobiao.game.SeatView` (:meth:`Encoder.encode`), or, the
-environments' fast path, straight from the engine's public live state (:meth:`Encoder.encode_game`:
-``Game.live_seat``, ``drawn_tile``, ``claimable_tile``, ``segments_left``), which reads the same
-information without building a view; both give the same vector (tests/test_env_fast_path.py).
+:class:`Encoder` fills one seat's preallocated buffer (an ``array('h')`` shared with a numpy view)
+from a :class:`~guobiao.game.SeatView` (:meth:`Encoder.encode`). The environments' fast path is a
+:class:`Board`: one buffer for the whole table, following the engine's change log
+(``Game.changes``) and its public live state (``Game.live_seat``, ``drawn_tile``,
+``claimable_tile``, ``segments_left``) without building a view; a seat's observation is one
+numpy gather from it. Both give the same vector (tests/test_env_fast_path.py).
 """
 
 from __future__ import annotations
@@ -59,6 +60,7 @@ from ..melds import Meld, MeldKind
 __all__ = [
     "DISCARD_SLOTS",
     "OBS_SIZE",
+    "Board",
     "Encoder",
     "observation_bounds",
 ]
@@ -92,6 +94,12 @@ _KIND: Final = {
 }
 _EMPTY: Final = array("h", bytes(2 * OBS_SIZE))
 _NO_SEGMENTS: Final = array("h", [-1, -1, -1, -1])
+# Enum members as constants for the hot paths (an Enum class attribute is a slow look-up, 3.11)
+_ACT: Final = Phase.ACT
+_RESPOND: Final = Phase.RESPOND
+_OVER: Final = Phase.OVER
+_CHOW_KIND: Final = MeldKind.CHOW
+_HIDDEN_KONG: Final = MeldKind.CONCEALED_KONG
 
 
 def observation_bounds() -> tuple[npt.NDArray[np.int16], npt.NDArray[np.int16]]:
@@ -125,12 +133,10 @@ class Encoder:
     """
 
     __slots__ = (
-        "_drawn_at",
+        "_board",
         "_hand",
-        "_held",
         "_hidden",
         "_hidden_array",
-        "_meld_keys",
         "_melds",
         "_pools",
         "_seat",
@@ -151,12 +157,9 @@ class Encoder:
         self._seat = -1
         self._melds: list[tuple[Meld, ...]] = [(), (), (), ()]
         self._pools: list[Sequence[int]] = [(), (), (), ()]
-        # encode_game: the observer's live record, the melds written (version, shown all), the
-        # drawn and claimable positions set to 1
+        # encode_game: its board, and the observer's live record (the buffer holds a copy)
+        self._board: Board | None = None
         self._source: LiveSeat | None = None
-        self._meld_keys = [-1, -1, -1, -1]
-        self._drawn_at = [-1, -1]
-        self._held = b""
 
     def reset(self) -> None:
         """Forget the previous hand: the next :meth:`encode` writes everything."""
@@ -166,101 +169,16 @@ class Encoder:
         self._melds = [(), (), (), ()]
         self._pools = [(), (), (), ()]
         self._source = None
-        self._meld_keys = [-1, -1, -1, -1]
-        self._drawn_at = [-1, -1]
-        self._held = b""
 
     def encode_game(self, game: Game, seat: int) -> npt.NDArray[np.int16]:
-        """The fast path: update the buffer to what ``seat`` sees of ``game`` now, read from the
-        engine's live public state (no :class:`SeatView`); the same vector as
+        """Update the buffer to what ``seat`` sees of ``game`` now, read from the engine's live
+        public state (a :class:`Board`, no :class:`SeatView`); the same vector as
         ``encode(game.view(seat))``. A new hand (or a rebuilt one) is noticed by itself."""
-        buf = self.buffer
-        live = game.live_seat(seat)
-        if live is not self._source or seat != self._seat:
-            self.reset()
-            self._seat = seat
-            self._source = live
-        held = bytes(live.counts[:34])
-        if held != self._held:  # a claimant's hand has not changed since it last acted
-            self._held = held
-            self._hand[:] = np.frombuffer(held, dtype=np.uint8)
-        phase = game.phase
-        current = game.current
-        drawn_at = self._drawn_at
-        tile = game.drawn_tile if current == seat else None
-        at = -1 if tile is None else DRAWN + tile
-        if at != drawn_at[0]:
-            if drawn_at[0] >= 0:
-                buf[drawn_at[0]] = 0
-            if at >= 0:
-                buf[at] = 1
-            drawn_at[0] = at
-        tile = game.claimable_tile
-        at = -1 if tile is None else CLAIMABLE + tile
-        if at != drawn_at[1]:
-            if drawn_at[1] >= 0:
-                buf[drawn_at[1]] = 0
-            if at >= 0:
-                buf[at] = 1
-            drawn_at[1] = at
-        over = phase is Phase.OVER
-        keys = self._meld_keys
-        pools = self._pools
-        hidden = self._hidden
-        for r, other in _OTHERS[seat]:
-            st = game.live_seat(other)
-            shows_all = r == 0 or over
-            # what changes seldom: the melds, whether they are all shown, the flowers
-            key = (st.melds_version << 5 | len(st.flowers)) << 1 | shows_all
-            if key != keys[r]:
-                keys[r] = key
-                melds = st.melds
-                if shows_all:
-                    self._write_melds(r, tuple(melds))
-                    buf[FACE_DOWN + r] = 0
-                else:
-                    shown = tuple(m for m in melds if m.kind is not MeldKind.CONCEALED_KONG)
-                    self._write_melds(r, shown)
-                    buf[FACE_DOWN + r] = len(melds) - len(shown)
-                buf[FLOWERS + r] = len(st.flowers)
-            river = st.river
-            prev = pools[r]
-            n = len(river)
-            m = len(prev)
-            # a river only grows or loses its last tile (to a claim): its length and last tile
-            # tell whether it changed, and the usual change is one more tile
-            if n != m or (n and river[-1] != prev[-1]):
-                if n == m + 1 and n <= DISCARD_SLOTS and (not m or river[m - 1] == prev[-1]):
-                    t = river[m]
-                    buf[POOL_TILES + 34 * r + t] += 1
-                    hidden[t] -= 1
-                    buf[POOLS + DISCARD_SLOTS * r + m] = t + 1
-                    if isinstance(prev, list):  # our own copy of the river
-                        prev.append(t)
-                    else:
-                        pools[r] = river.copy()
-                else:
-                    self._write_pool(r, river.copy())
-        if over:
-            result = game.result
-            if result is not None:
-                scores = result.deltas
-                for r in range(4):
-                    buf[SCORES + r] = scores[(seat + r) & 3]
-        np.subtract(self._hidden_array, self._hand, out=self._unseen)
-        buf[SEAT_WIND] = seat
-        buf[ROUND_WIND] = game.round_wind
-        buf[PHASE] = 3 if over else 0 if phase is Phase.ACT else 1 if phase is Phase.RESPOND else 2
-        buf[CURRENT] = (current - seat) & 3
-        buf[WALL] = game.wall_remaining
-        segments = game.segments_left
-        if segments is None:
-            buf[SEGMENTS : SEGMENTS + 4] = _NO_SEGMENTS
-        else:
-            buf[SEGMENTS] = segments[seat]
-            buf[SEGMENTS + 1] = segments[(seat + 1) & 3]
-            buf[SEGMENTS + 2] = segments[(seat + 2) & 3]
-            buf[SEGMENTS + 3] = segments[(seat + 3) & 3]
+        if self._board is None:
+            self._board = Board()
+        self.array[:] = self._board.observe(game, seat)
+        self._seat = seat
+        self._source = game.live_seat(seat)  # the next encode(view) starts afresh
         return self.array
 
     def encode(self, view: SeatView) -> npt.NDArray[np.int16]:
@@ -384,6 +302,352 @@ class Encoder:
             buf[counts + t] += 1
             hidden[t] -= 1
             buf[order + i] = t + 1
+
+
+# -- Board: every seat's observation from one shared source -------------------------------------
+# The source holds what the four observations are made of, by absolute seat: a seat's hand and
+# unseen counts (private), its melds as it sees them (all) and as the others do (concealed kongs
+# face down), its discard pool, flowers, face-down kongs, segment and score; the claimable tile,
+# the round wind, the phase and the wall. An observation is one gather (``take``) by the
+# observer's index, which rotates the seats; the drawn tile and the relative current seat are
+# written into it afterwards.
+_S_HAND: Final = 0  # 4×34, by absolute seat
+_S_UNSEEN: Final = 136  # 4×34
+_S_PRIV: Final = 272  # 4×34 meld tile counts, every meld
+_S_PUB: Final = 408  # 4×34 meld tile counts as others see them
+_S_POOLC: Final = 544  # 4×34
+_S_POOLO: Final = 680  # 4×32
+_S_SLOTS_PRIV: Final = 808  # 4×16
+_S_SLOTS_PUB: Final = 872  # 4×16
+_S_FLOWERS: Final = 936  # 4
+_S_FACE_DOWN: Final = 940  # 4
+_S_SEG: Final = 944  # 4
+_S_SCORES: Final = 948  # 4
+_S_CLAIM: Final = 952  # 34
+_S_ROUND: Final = 986
+_S_PHASE: Final = 987
+_S_WALL: Final = 988
+_S_SEATS: Final = 989  # the constants 0, 1, 2, 3 (the observer's seat wind)
+_S_ZERO: Final = 993  # always 0
+_S_SIZE: Final = 994
+
+
+def _gather(seat: int) -> npt.NDArray[np.intp]:
+    index = np.full(OBS_SIZE, _S_ZERO, dtype=np.intp)
+    index[HAND:DRAWN] = np.arange(34) + _S_HAND + 34 * seat
+    index[CLAIMABLE:MELD_TILES] = np.arange(34) + _S_CLAIM
+    index[UNSEEN:MELDS] = np.arange(34) + _S_UNSEEN + 34 * seat
+    for r in range(4):
+        a = (seat + r) & 3
+        meld_counts = (_S_PRIV if r == 0 else _S_PUB) + 34 * a
+        index[MELD_TILES + 34 * r : MELD_TILES + 34 * r + 34] = np.arange(34) + meld_counts
+        index[POOL_TILES + 34 * r : POOL_TILES + 34 * r + 34] = np.arange(34) + _S_POOLC + 34 * a
+        slots = (_S_SLOTS_PRIV if r == 0 else _S_SLOTS_PUB) + 16 * a
+        index[MELDS + 16 * r : MELDS + 16 * r + 16] = np.arange(16) + slots
+        order = _S_POOLO + DISCARD_SLOTS * a
+        index[POOLS + DISCARD_SLOTS * r : POOLS + DISCARD_SLOTS * r + DISCARD_SLOTS] = (
+            np.arange(DISCARD_SLOTS) + order
+        )
+        index[FLOWERS + r] = _S_FLOWERS + a
+        if r:  # one's own concealed kongs are in one's melds: 0 face down
+            index[FACE_DOWN + r] = _S_FACE_DOWN + a
+        index[SEGMENTS + r] = _S_SEG + a
+        index[SCORES + r] = _S_SCORES + a
+    index[SEAT_WIND] = _S_SEATS + seat
+    index[ROUND_WIND] = _S_ROUND
+    index[PHASE] = _S_PHASE
+    index[WALL] = _S_WALL
+    return index
+
+
+_GATHER: Final = tuple(_gather(seat) for seat in range(4))
+_S_EMPTY: Final = array("h", bytes(2 * _S_SIZE))
+_S_START: Final = array("h", _S_EMPTY)
+_S_START[_S_UNSEEN : _S_UNSEEN + 136] = array("h", [4] * 136)
+_S_START[_S_SEATS : _S_SEATS + 4] = array("h", [0, 1, 2, 3])
+_S_START[_S_SEG : _S_SEG + 4] = _NO_SEGMENTS
+
+
+class Board:
+    """The four seats' observations of one hand, kept up to date from the engine's live public
+    state (``Game.live_seat``, ``drawn_tile``, ``claimable_tile``, ``segments_left``) and handed
+    out as fresh arrays: ``observe(game, seat)`` equals ``Encoder().encode(game.view(seat))``.
+
+    What is on the table (melds, pools, flowers, the wall, the phase) is updated once per state
+    (:meth:`sync`), only where it changed; a seat's hand only when that seat is observed; the
+    observation itself is one numpy gather from the shared buffer. A new hand, or a rebuilt one
+    (``Game.undo``), is noticed by itself.
+    """
+
+    __slots__ = (
+        "_claim_at",
+        "_keys",
+        "_melds",
+        "_over",
+        "_pools",
+        "_seen",
+        "_segments",
+        "_source",
+        "_stale",
+        "_state",
+        "array",
+        "buffer",
+    )
+
+    def __init__(self) -> None:
+        self.buffer = array("h", _S_START)
+        self.array: npt.NDArray[np.int16] = np.frombuffer(self.buffer, dtype=np.int16)
+        self._source: list[int] | None = None  # the game's public_changes (its identity)
+        self._state: object = None
+        self.reset()
+
+    def reset(self) -> None:
+        """Forget the hand: the next :meth:`sync` writes everything."""
+        self.buffer[:] = _S_START
+        self._source = None
+        self._state = None
+        self._segments: list[int] | None = None
+        self._stale: set[int] = set()  # seats whose hands are to be read again
+        self._keys = [-1, -1, -1, -1]
+        self._melds: list[tuple[tuple[Meld, ...], tuple[Meld, ...]]] = [((), ())] * 4
+        self._pools: list[list[int]] = [[], [], [], []]
+        self._claim_at = -1
+        self._over = False
+        self._seen = 0
+
+    def observe(self, game: Game, seat: int, state: object = None) -> npt.NDArray[np.int16]:
+        """``seat``'s observation of ``game`` now, a new array. ``state``: a token that changes
+        whenever the game does (the table's version); the default, None, syncs every time."""
+        if state is None or state != self._state:
+            self.sync(game)
+            self._state = state
+        obs = self.array.take(_GATHER[seat])
+        current = game.current
+        if current == seat:
+            tile = game.drawn_tile
+            if tile is not None:
+                obs[DRAWN + tile] = 1
+        else:
+            obs[CURRENT] = (current - seat) & 3
+        return obs
+
+    def sync(self, game: Game) -> None:
+        """Update the buffer to ``game`` now, by the engine's :attr:`~guobiao.game.Game.changes`
+        since the last sync (everything for a new hand, every seat again at its end)."""
+        buf = self.buffer
+        changes = game.changes
+        phase = game.phase
+        if changes is not self._source:
+            self.reset()
+            self._source = changes
+            buf[_S_ROUND] = game.round_wind
+            self._segments = game.segments_left
+            hands = []
+            for a in (0, 1, 2, 3):  # everything read whole
+                st = game.live_seat(a)
+                self._keys[a] = (st.melds_version << 5 | len(st.flowers)) << 1
+                if st.melds:
+                    self._write_melds(a, st.melds, False)
+                buf[_S_FLOWERS + a] = len(st.flowers)
+                if st.river:
+                    self._write_pool(a, st.river)
+                hands.extend(st.counts[:34])
+            held = np.array(hands, dtype=np.int16)
+            self.array[_S_HAND : _S_HAND + 136] = held
+            self.array[_S_UNSEEN : _S_UNSEEN + 136] -= held
+            self._seen = len(changes)
+            self._sync_wall(game)
+        n = len(changes)
+        if n != self._seen:
+            pools = self._pools
+            stale = self._stale
+            segments = self._segments
+            drew = False
+            for e in changes[self._seen :]:
+                if e > 3:  # a draw: (tile + 1) << 2 | seat; the hand's count, its unseen count
+                    a = e & 3
+                    at = 34 * a + (e >> 2) - 1
+                    buf[at] += 1
+                    buf[_S_UNSEEN + at] -= 1
+                    if segments is not None:  # Botzone: from the seat's own segment
+                        buf[_S_SEG + a] = segments[a]
+                    drew = True
+                elif e < 0:  # a discard: ~(tile << 2 | seat), from the hand to the pool
+                    e = ~e
+                    a = e & 3
+                    t = e >> 2
+                    buf[34 * a + t] -= 1  # the discarder's unseen count does not change
+                    prev = pools[a]
+                    m = len(prev)
+                    if m < DISCARD_SLOTS:
+                        buf[_S_POOLC + 34 * a + t] += 1
+                        buf[_S_POOLO + DISCARD_SLOTS * a + m] = t + 1
+                        prev.append(t)
+                        for u in _UNSEEN_OF_OTHERS[a]:
+                            buf[u + t] -= 1
+                    else:  # the pool is rewritten (the latest 32), below
+                        buf[_S_UNSEEN + 34 * a + t] += 1
+                        stale.add(a)
+                else:  # anything else: the seat is read again once the batch is in
+                    stale.add(e)
+            self._seen = n
+            if drew:
+                buf[_S_WALL] = game.wall_remaining
+            if stale:  # read now, the hands have every draw and discard of the batch
+                for a in stale:
+                    self._sync_seat(game, a, False)
+                    self._sync_hand(game, a)
+                stale.clear()
+                self._sync_wall(game)  # a flower shown (1998) is a tile drawn
+        if phase is _ACT:
+            at = -1
+            buf[_S_PHASE] = 0
+        elif phase is _OVER:
+            at = -1
+            if not self._over:
+                self._end(game)
+        else:
+            at = _S_CLAIM + (game.claimable_tile or 0)
+            buf[_S_PHASE] = 1 if phase is _RESPOND else 2
+        if at != self._claim_at:
+            if self._claim_at >= 0:
+                buf[self._claim_at] = 0
+            if at >= 0:
+                buf[at] = 1
+            self._claim_at = at
+
+    def _sync_wall(self, game: Game) -> None:
+        buf = self.buffer
+        buf[_S_WALL] = game.wall_remaining
+        segments = self._segments
+        if segments is not None:
+            buf[_S_SEG] = segments[0]
+            buf[_S_SEG + 1] = segments[1]
+            buf[_S_SEG + 2] = segments[2]
+            buf[_S_SEG + 3] = segments[3]
+
+    def _end(self, game: Game) -> None:
+        """The hand is over: every meld is shown, the winner's hand takes the winning tile."""
+        buf = self.buffer
+        self._over = True
+        buf[_S_PHASE] = 3
+        for a in (0, 1, 2, 3):
+            self._sync_seat(game, a, True)
+            self._sync_hand(game, a)
+        self._sync_wall(game)
+        result = game.result
+        if result is not None:
+            for a, delta in enumerate(result.deltas):
+                buf[_S_SCORES + a] = delta
+
+    def _sync_hand(self, game: Game, a: int) -> None:
+        """Seat ``a``'s hand section (and its unseen counts) to its concealed tiles."""
+        buf = self.buffer
+        hand = 34 * a
+        counts = game.live_seat(a).counts
+        held = array("h", counts[:34])
+        old = buf[hand : hand + 34]
+        if held == old:
+            return
+        unseen = _S_UNSEEN + hand
+        x = int.from_bytes(held.tobytes(), "little") ^ int.from_bytes(old.tobytes(), "little")
+        while x:  # the tiles whose counts differ (2 bytes a tile)
+            t = ((x & -x).bit_length() - 1) >> 4
+            buf[unseen + t] -= held[t] - old[t]
+            buf[hand + t] = held[t]
+            x &= ~(0xFFFF << (t << 4))
+
+    def _sync_seat(self, game: Game, a: int, over: bool) -> None:
+        """Seat ``a``'s melds, flowers and pool to the game's (its hand: :meth:`_sync_hand`)."""
+        buf = self.buffer
+        st = game.live_seat(a)
+        # what changes seldom: the melds, whether they are all shown, the flowers
+        key = (st.melds_version << 5 | len(st.flowers)) << 1 | over
+        if key != self._keys[a]:
+            self._keys[a] = key
+            self._write_melds(a, st.melds, over)
+            buf[_S_FLOWERS + a] = len(st.flowers)
+        river = st.river
+        prev = self._pools[a]
+        n = len(river)
+        m = len(prev)
+        # discards were added as they came: the usual change left is the last one claimed
+        if n == m - 1 and m <= DISCARD_SLOTS and (not n or river[-1] == prev[-2]):
+            t = prev.pop()
+            buf[_S_POOLC + 34 * a + t] -= 1
+            buf[_S_POOLO + DISCARD_SLOTS * a + n] = 0
+            buf[_S_UNSEEN + t] += 1
+            buf[_S_UNSEEN + 34 + t] += 1
+            buf[_S_UNSEEN + 68 + t] += 1
+            buf[_S_UNSEEN + 102 + t] += 1
+        elif n != m or (n and river[-1] != prev[-1]):
+            self._write_pool(a, river)
+
+    def _write_melds(self, a: int, melds: Sequence[Meld], over: bool) -> None:
+        """Rewrite seat ``a``'s melds: every one (as ``a`` sees them), and those the others see."""
+        buf = self.buffer
+        every = tuple(melds)
+        shown = every if over else tuple(m for m in every if m.kind is not _HIDDEN_KONG)
+        old_every, old_shown = self._melds[a]
+        self._melds[a] = (every, shown)
+        buf[_S_FACE_DOWN + a] = len(every) - len(shown)
+        for old, new, counts, slots, unseen in (
+            (old_every, every, _S_PRIV + 34 * a, _S_SLOTS_PRIV + 16 * a, _UNSEEN_OF_SELF[a]),
+            (old_shown, shown, _S_PUB + 34 * a, _S_SLOTS_PUB + 16 * a, _UNSEEN_OF_OTHERS[a]),
+        ):
+            if old == new:
+                continue
+            # the unseen counts: ``a``'s own melds for ``a``, the shown ones for the others
+            start = len(old)
+            if new[:start] != old:  # not only melds added: take the old ones off
+                for meld in old:
+                    for t in meld.tiles:
+                        buf[counts + t] -= 1
+                        for u in unseen:
+                            buf[u + t] += 1
+                buf[slots : slots + 16] = _EMPTY_SLOTS
+                start = 0
+            slot = slots + 4 * start
+            for meld in new[start:4]:
+                low = meld.tile
+                kind = meld.kind
+                buf[slot] = _KIND[kind]
+                buf[slot + 1] = low + 1
+                buf[slot + 2] = meld.offered_by or 0
+                if kind is _CHOW_KIND:
+                    claimed = meld.claimed
+                    buf[slot + 3] = 0 if claimed is None else claimed + 1
+                slot += 4
+            for meld in new[start:]:
+                for t in meld.tiles:
+                    buf[counts + t] += 1
+                    for u in unseen:
+                        buf[u + t] -= 1
+
+    def _write_pool(self, a: int, river: Sequence[int]) -> None:
+        """Rewrite seat ``a``'s pool (the usual changes, a tile more or less, are done inline)."""
+        buf = self.buffer
+        counts = _S_POOLC + 34 * a
+        order = _S_POOLO + DISCARD_SLOTS * a
+        for t in self._pools[a]:
+            buf[counts + t] -= 1
+            for b in (0, 34, 68, 102):
+                buf[_S_UNSEEN + b + t] += 1
+        buf[order : order + DISCARD_SLOTS] = _EMPTY_ORDER
+        pool = list(river)
+        self._pools[a] = pool
+        for t in pool:
+            buf[counts + t] += 1
+            for b in (0, 34, 68, 102):
+                buf[_S_UNSEEN + b + t] -= 1
+        for i, t in enumerate(pool[-DISCARD_SLOTS:]):
+            buf[order + i] = t + 1
+
+
+_UNSEEN_OF_SELF: Final = tuple((_S_UNSEEN + 34 * a,) for a in range(4))
+_UNSEEN_OF_OTHERS: Final = tuple(
+    tuple(_S_UNSEEN + 34 * b for b in range(4) if b != a) for a in range(4)
+)
 
 
 _OTHERS: Final = tuple(tuple((r, (seat + r) & 3) for r in range(4)) for seat in range(4))

@@ -137,20 +137,30 @@ class MaskBuilder:
     each one is kept referenced here, so its id cannot be reused), by value otherwise.
     """
 
-    __slots__ = ("_by_id", "_indices", "_legal")
+    __slots__ = ("_by_id", "_indices", "_legal", "_mask")
 
     def __init__(self) -> None:
         self._by_id: dict[int, tuple[Action, int]] = {}
-        self._legal: tuple[Action, ...] = ()  # the last fill's actions and their indices
-        self._indices: list[int] = []
+        self._legal: tuple[Action, ...] = ()  # the last fill's actions
+        # their indices, or None when they are all the engine's own objects (no chow): then
+        # the mask itself tells which are set, and _ENGINE_ACTION which action each one is
+        self._indices: list[int] | None = []
+        self._mask = bytearray(N_ACTIONS)
 
     @property
     def actions(self) -> dict[int, Action]:
         """The set indices of the last fill -> the engine's action."""
+        if self._indices is None:
+            mask = self._mask
+            return {i: a for i, a in enumerate(_ENGINE_ACTION) if mask[i] and a is not None}
         return dict(zip(self._indices, self._legal, strict=True))
 
     def action(self, index: int) -> Action | None:
         """The engine's action of a set index of the last fill, or None if it is not set."""
+        if self._indices is None:
+            if 0 <= index < N_ACTIONS and self._mask[index]:
+                return _ENGINE_ACTION[index]
+            return None
         try:
             return self._legal[self._indices.index(index)]
         except ValueError:
@@ -170,16 +180,19 @@ class MaskBuilder:
     def fill(self, mask: bytearray, legal: tuple[Action, ...], claimed: int | None) -> None:
         """Zero ``mask`` (a bytearray of :data:`N_ACTIONS`) and set the legal indices."""
         mask[:] = _ZEROS
-        known = _ENGINE_INDEX.get
-        indices = [known(id(action), -1) for action in legal]
-        if -1 in indices:  # a chow, or an action that is not the engine's own object
-            indices = [
-                i if i >= 0 else self.index(a, claimed) for i, a in zip(indices, legal, strict=True)
-            ]
-        for index in indices:
-            mask[index] = 1
+        self._mask = mask
         self._legal = legal
-        self._indices = indices
+        self._indices = None
+        known = _ENGINE_INDEX.get
+        for action in legal:
+            index = known(id(action))
+            if index is None:  # a chow, or an action that is not the engine's own object
+                indices = [self.index(a, claimed) for a in legal]
+                for index in indices:
+                    mask[index] = 1
+                self._indices = indices
+                return
+            mask[index] = 1
 
 
 _ZEROS: Final = bytes(N_ACTIONS)
@@ -200,3 +213,15 @@ _ENGINE_INDEX: Final[dict[int, int]] = {
 }
 _ENGINE_INDEX[id(_game.WIN)] = WIN_INDEX
 _ENGINE_INDEX[id(_game.PASS)] = PASS_INDEX
+# index -> that engine object (None for the chows)
+_ENGINE_ACTION: Final[list[Action | None]] = [None] * N_ACTIONS
+for _table in (
+    _game._DISCARD,
+    _game._PUNG,
+    _game._KONG,
+    _game._CONCEALED_KONG,
+    _game._ADDED_KONG,
+    (_game.WIN, _game.PASS),
+):
+    for _action in _table:
+        _ENGINE_ACTION[action_index(_action)] = _action
