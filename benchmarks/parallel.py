@@ -1,6 +1,7 @@
 """Speed-up of ``guobiao simulate`` spread over workers: the same seeded sessions played serially,
 in N local processes and on a one-machine Ray, each timed in this run; prints sessions/s and the
-ratio to the serial run (the reference), and checks the three give identical sessions.
+ratio to the serial run (the reference), and checks the three give identical sessions. Ray is
+started once before the timings (its start-up, a few seconds, is printed apart).
 
     python benchmarks/parallel.py [-n 24] [--workers 2] [--bots efficiency] [--no-ray]
 """
@@ -37,6 +38,12 @@ def main() -> None:
         runs.append(
             (f"Ray local, {args.workers} CPUs", {"workers": args.workers, "ray_address": "local"})
         )
+    if not args.no_ray:  # start Ray once, outside the timing: its start-up is a fixed cost
+        import ray
+
+        start = time.perf_counter()
+        ray.init(num_cpus=args.workers, include_dashboard=False, log_to_driver=False)
+        print(f"Ray start-up (not timed below): {time.perf_counter() - start:.1f} s")
     baseline = None
     reference = None
     for label, options in runs:
