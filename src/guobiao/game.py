@@ -802,6 +802,7 @@ class Game:
             wall_left = segments[(discarder + 1) & 3] > 0
         seats = self._seats
         barred = self._barred
+        false_wins = self.false_wins
         for step in (1, 2, 3):
             seat = (discarder + step) & 3
             s = seats[seat]
@@ -811,7 +812,7 @@ class Game:
             chows = _CHOW_WITH[tile] if step == 1 and wall_left else ()
             win = tile in s.waits and seat not in barred
             if not (win or (wall_left and n >= 2) or chows):
-                if self.false_wins:
+                if false_wins:
                     pending[seat] = (PASS,)  # asked anyway: it may declare a (false) win
                 continue
             actions: list[Action] = []
@@ -830,7 +831,7 @@ class Game:
             if actions:
                 actions.append(PASS)
                 pending[seat] = tuple(actions)
-            elif self.false_wins:
+            elif false_wins:
                 pending[seat] = (PASS,)  # asked anyway: it may declare a (false) win
         self.phase = _RESPOND
         self.current = discarder

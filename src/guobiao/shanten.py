@@ -83,6 +83,10 @@ _DECOMP_SUITED: dict[bytes, tuple[_Triple, ...]] = {}
 _DECOMP_HONOR: dict[bytes, tuple[_Triple, ...]] = {}
 
 
+def _descending(x: _Triple) -> tuple[int, int, int]:
+    return (x[2], -x[0], -x[1])
+
+
 def _decompose(pattern: bytes, honor: bool) -> tuple[_Triple, ...]:
     """Pareto-best (sets, partial sets, pair) triples of one suit's counts (memoised)."""
     memo = _DECOMP_HONOR if honor else _DECOMP_SUITED
@@ -122,13 +126,21 @@ def _decompose(pattern: bytes, honor: bool) -> tuple[_Triple, ...]:
         take((i, i + 1), 0, 1, 0)  # two-sided or edge partial chow
     if suited and i <= 6 and pattern[i + 2]:
         take((i, i + 2), 0, 1, 0)  # closed partial chow
-    best = tuple(
-        sorted(
-            x
-            for x in found
-            if not any(y != x and y[2] == x[2] and y[0] >= x[0] and y[1] >= x[1] for y in found)
-        )
-    )
+    # Keep the triples no other one with the same pair dominates (at least as many sets and
+    # partial sets): by pair, sets then partial sets descending, a triple survives iff its partial
+    # sets exceed every one seen before it (each of those has at least as many sets).
+    kept: list[_Triple] = []
+    pair = -1
+    most = -1
+    for x in sorted(found, key=_descending):
+        if x[2] != pair:
+            pair = x[2]
+            most = -1
+        if x[1] > most:
+            most = x[1]
+            kept.append(x)
+    kept.sort()
+    best = tuple(kept)
     memo[pattern] = best
     return best
 
@@ -262,10 +274,18 @@ def _check_pattern(key: bytes, size: int) -> None:
         raise ValueError("a kind cannot be held more than four times (five when testing a wait)")
 
 
+_HALVES: Final = bytes(c >> 1 for c in range(256))
+
+
 def _packed(key: bytes, orphans: Sequence[int]) -> int:
-    pairs = sum(c >> 1 for c in key)
-    kinds = sum(1 for r in orphans if key[r])
-    pair = int(any(key[r] >= 2 for r in orphans))
+    pairs = sum(key.translate(_HALVES))
+    kinds = pair = 0
+    for r in orphans:
+        c = key[r]
+        if c:
+            kinds += 1
+            if c >= 2:
+                pair = 1
     return pairs | kinds << 4 | pair << 8 | sum(key) << 12
 
 
