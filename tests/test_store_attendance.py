@@ -1,8 +1,8 @@
 """Attendance in the store (第十二条, 第十三条二(一)): byes from the draw, whole-session
 substitutes (陪打: counted for the table, not ranked), absences and forfeits (局分 0, ranked),
 warnings on the sheet, a lateness deduction before the totals, the penalty list, and an upgrade of
-a database written by the first schema. Every test runs on SQLite and PostgreSQL (the ``store``
-fixture of tests/conftest.py and the set-up of tests/test_store.py)."""
+a database written by the first schema. Every test runs on SQLite and PostgreSQL (the ``db_url``
+fixture of tests/conftest.py, with the tournament of tests/test_store.py)."""
 
 from __future__ import annotations
 
