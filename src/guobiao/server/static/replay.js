@@ -35,35 +35,7 @@ function token() {
   return keys.token || keys.watch_token || keys.invite || keys.owner_token || "";
 }
 
-// -- tiles (as on the table page) ------------------------------------------------------------
-function splitTiles(s) { return s.match(/[A-Z]\d/g) || []; }
-function tileLabel(name) {
-  const info = TILES[name];
-  if (!info) return name;
-  return LANG === "zh" ? info.zh : info.compact;
-}
-const GLYPHS = (() => {
-  try {
-    const canvas = document.createElement("canvas");
-    canvas.width = canvas.height = 40;
-    const ctx = canvas.getContext("2d");
-    const pixels = (text) => {
-      ctx.clearRect(0, 0, 40, 40);
-      ctx.font = "32px sans-serif";
-      ctx.fillText(text, 2, 32);
-      return ctx.getImageData(0, 0, 40, 40).data.join(",");
-    };
-    return pixels("\u{1F007}") !== pixels("\u{1F008}");
-  } catch { return true; }
-})();
-if (!GLYPHS) document.body.classList.add("text-tiles");
-function face(name) {
-  const info = TILES[name];
-  if (!info) return "\u{1F02B}";
-  if (GLYPHS) return info.glyph;
-  const zh = info.zh;
-  return zh.length === 2 ? el("span", {class: "text-face"}, el("span", {}, zh[0]), el("span", {}, zh[1])) : zh;
-}
+// -- tiles: splitTiles, tileLabel, GLYPHS, face are in common.js ----------------------------
 function tile(name, cls = "") {
   return el("span", {class: `tile ${cls} ${"JF".includes(name[0]) ? "honor" : ""} s-${name[0]}`, title: tileLabel(name), "data-tile": name},
     el("span", {class: "glyph"}, face(name)),

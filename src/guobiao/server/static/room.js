@@ -29,38 +29,7 @@ hintsBox.addEventListener("change", () => { localStorage.setItem("guobiao:hints"
 labelsBox.addEventListener("change", () => { localStorage.setItem("guobiao:labels", labelsBox.checked ? "1" : "0"); render(); });
 $("lang").addEventListener("click", () => { toggleLang(); render(); });
 
-// -- tiles -----------------------------------------------------------------------------------
-function tileLabel(name) {
-  const info = TILES[name];
-  if (!info) return name;
-  return LANG === "zh" ? info.zh : info.compact;
-}
-
-// Not every system has a font with the mahjong tiles (U+1F000): if two different tiles draw
-// the same pixels, draw tiles as text (rank over suit in 中文) instead.
-const GLYPHS = (() => {
-  try {
-    const canvas = document.createElement("canvas");
-    canvas.width = canvas.height = 40;
-    const ctx = canvas.getContext("2d");
-    const pixels = (text) => {
-      ctx.clearRect(0, 0, 40, 40);
-      ctx.font = "32px sans-serif";
-      ctx.fillText(text, 2, 32);
-      return ctx.getImageData(0, 0, 40, 40).data.join(",");
-    };
-    return pixels("\u{1F007}") !== pixels("\u{1F008}");
-  } catch { return true; }
-})();
-if (!GLYPHS) document.body.classList.add("text-tiles");
-
-function face(name) {
-  const info = TILES[name];
-  if (!info) return "\u{1F02B}";
-  if (GLYPHS) return info.glyph;
-  const zh = info.zh;
-  return zh.length === 2 ? el("span", {class: "text-face"}, el("span", {}, zh[0]), el("span", {}, zh[1])) : zh;
-}
+// -- tiles: splitTiles, tileLabel, GLYPHS, face are in common.js ----------------------------
 
 function tile(name, opts = {}) {
   const info = TILES[name];
@@ -80,7 +49,6 @@ function actionText(text) {
   return arg ? `${acts[kind] || kind} ${splitTiles(arg).map(tileLabel).join("")}` : (acts[kind] || kind);
 }
 
-function splitTiles(s) { return s.match(/[A-Z]\d/g) || []; }
 
 // -- the socket ------------------------------------------------------------------------------
 function connect() {
