@@ -21,6 +21,10 @@ process: it also pays for filling the engine's lazily built shanten tables
 hands with another seed (``seed + 1``) after the cold, Parallel and engine runs above (3 × ``n``
 hands of warm-up, most suit patterns seen): the throughput of a long run, such as RL training's
 millions of hands (the reference's 157 games/s is a long-run figure too).
+
+The first line says which build runs: pure Python (``pip install .``, an editable install), or
+the hot-path modules compiled by mypyc (``HATCH_BUILD_HOOK_ENABLE_CUSTOM=1 pip install .``,
+hatch_build.py). ``scripts/bench-env`` runs this benchmark on both, in a fresh environment.
 """
 
 from __future__ import annotations
@@ -38,6 +42,19 @@ from guobiao.rules import BOTZONE
 
 REFERENCE = 157.0  # games/s, the issue's figure for the Python environment + C++ calculator
 _CPU: dict[str, float] = {}  # hands per CPU second of the last runs
+
+
+def build() -> str:
+    """Which build runs: pure Python, or with modules compiled (hatch_build.py)."""
+    compiled = sorted(
+        name
+        for name, module in list(sys.modules.items())
+        if name.startswith("guobiao")
+        and (getattr(module, "__file__", None) or "").endswith((".so", ".pyd"))
+    )
+    if not compiled:
+        return "pure Python"
+    return f"compiled by mypyc ({', '.join(compiled)})"
 
 
 def env_hands(n: int, seed: int) -> tuple[float, int]:
@@ -120,6 +137,7 @@ def main(argv: list[str] | None = None) -> int:
     print(
         f"machine: {platform.machine()}, {platform.processor() or 'cpu'}, Python {platform.python_version()}"
     )
+    print(f"build: {build()}")
     print(
         f"{args.n} single Botzone-variant hands (rules=BOTZONE), random legal actions, one process"
     )

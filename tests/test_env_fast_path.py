@@ -84,3 +84,37 @@ def test_the_board_hands_out_fresh_arrays_and_follows_undo() -> None:
             game.undo()  # the hand is rebuilt: the board starts again by itself
             for seat in range(4):
                 assert np.array_equal(board.observe(game, seat), by_view(game, seat))
+
+
+@pytest.mark.parametrize("rules", VARIANTS)
+def test_the_board_follows_claims_and_kongs(rules: TableRules) -> None:
+    """A policy that declares every meld it may (kongs first, then pungs, chows), so that
+    claims, concealed and added kongs, robbed kongs and full hands of melds come often: the
+    observation and mask still equal the view's at every step."""
+    from guobiao.env.spaces import CHOW, PASS_INDEX, PUNG, WIN_INDEX
+
+    rng = random.Random(11)
+    table = Table(rules)
+    melds = 0
+    for hand in range(80):
+        table.new_hand(seed=1000 + hand)
+        game = table.game
+        while True:
+            for seat in range(4):
+                table.refresh(seat)
+                assert np.array_equal(table.observation(seat), by_view(game, seat)), (hand, seat)
+            if game.is_over:
+                break
+            seat = game.to_act[0]
+            table.refresh(seat)
+            legal = sorted(table.builders[seat].actions)
+            declare = [i for i in legal if CHOW <= i < WIN_INDEX]
+            if declare:
+                index = max(declare)  # added, concealed, melded kongs before pungs before chows
+                melds += index >= PUNG
+            elif WIN_INDEX in legal and rng.random() < 0.5:
+                index = WIN_INDEX
+            else:
+                index = rng.choice([i for i in legal if i != PASS_INDEX] or legal)
+            table.play(seat, index)
+    assert melds > 200  # the policy did declare

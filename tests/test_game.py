@@ -28,7 +28,7 @@ from guobiao.game import (
     Phase,
 )
 from guobiao.melds import Meld, MeldKind
-from guobiao.rules import COMPETITION, TableRules
+from guobiao.rules import BOTZONE, COMPETITION, TableRules
 from guobiao.settlement import PenaltyKind
 from guobiao.shanten import shanten
 from guobiao.table import play_hand
@@ -1265,3 +1265,39 @@ def test_a_false_win_declared_after_a_claim_is_judged() -> None:
     finish(game)
     assert game.result is not None
     assert [p.seat for p in game.result.penalties] == [1]
+
+
+# -- pickling (worker processes, Ray) and copying ---------------------------------------------------
+
+
+@pytest.mark.parametrize("rules", [COMPETITION, BOTZONE], ids=["competition", "botzone"])
+def test_a_game_pickles_and_copies_as_its_deal_and_actions(rules: TableRules) -> None:
+    """A pickled game (mid-hand, over, or ended by a forfeit) comes back with the same record,
+    views, legal actions and result; so do its results, views, actions and live seats."""
+    import copy
+    import pickle
+
+    rng = random.Random(4)
+    for seed in range(12):
+        game = Game(rules, seed)
+        stop = rng.randrange(1, 60)
+        while not game.is_over and len(game.history) < stop:
+            seat = game.to_act[0]
+            game.act(seat, rng.choice(game.legal_actions(seat)))
+        if seed % 3 == 0 and not game.is_over:
+            game.forfeit(game.to_act[0], "time-out")
+        while seed % 3 == 1 and not game.is_over:
+            seat = game.to_act[0]
+            game.act(seat, rng.choice(game.legal_actions(seat)))
+        for again in (pickle.loads(pickle.dumps(game)), copy.deepcopy(game), copy.copy(game)):
+            assert again is not game
+            assert again.record() == game.record()
+            assert again.to_act == game.to_act
+            for seat in range(4):
+                assert again.view(seat) == game.view(seat)
+                assert again.legal_actions(seat) == game.legal_actions(seat)
+                assert again.live_seat(seat) == game.live_seat(seat)
+        things = [game.view(0), *game.legal_actions(game.to_act[0] if game.to_act else 0)]
+        things += [game.live_seat(1), game.result]
+        for thing in things:
+            assert pickle.loads(pickle.dumps(thing)) == thing

@@ -29,6 +29,7 @@ from guobiao.shanten import (
     hand_waits,
     honors_and_knitted_shanten,
     knitted_straight_shanten,
+    ready_waits,
     regular_shanten,
     seven_pairs_shanten,
     shanten,
@@ -441,6 +442,8 @@ def check_deal(deal: Deal, rng: random.Random, full: bool = True) -> list[str]:
         bad.append(f"useful {useful_tiles(c, k)} != {union}: {where}")
     if waits(c, k) != (union if best == 0 else []):
         bad.append(f"waits {waits(c, k)}: {where}")
+    if best == 0 and sorted(ready_waits(bytes(c), k)) != union:  # the game loop's shortcut
+        bad.append(f"ready_waits {sorted(ready_waits(bytes(c), k))}: {where}")
     # The 14-form: complete iff the drawn tile is a wait, else the best discard's shanten.
     drawn = rng.choice([t for t in range(34) if c[t] < 4])
     c[drawn] += 1

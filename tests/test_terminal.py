@@ -9,6 +9,7 @@ from __future__ import annotations
 import io
 import re
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -327,14 +328,7 @@ def test_a_claim_shows_the_shanten_after_it() -> None:
     hand = parse_tiles("W1W1W3W4W5W5B2B4T6T8F2F3J1")
     pung = Action(ActionKind.PUNG, t("W5"))
     chow = Action(ActionKind.CHOW, t("W3"))
-    view = SeatView(
-        **{
-            **{f: getattr(view, f) for f in view.__slots__},
-            "hand": hand,
-            "current": 0,
-            "legal_actions": (pung, chow, PASS),
-        }
-    )
+    view = replace(view, hand=hand, current=0, legal_actions=(pung, chow, PASS))
     player, out, prompts = person([""])
     assert player.choose(view) == PASS
     shown = out.getvalue()

@@ -84,6 +84,16 @@ def test_a_set_is_144_tiles_with_flowers_and_136_without() -> None:
     assert len(without) == 136 == NO_FLOWERS.tile_count
 
 
+@pytest.mark.parametrize("flowers", [True, False])
+def test_the_shuffle_is_pythons_shuffle_written_out(flowers: bool) -> None:
+    """``shuffled_tiles`` gives what ``random.Random(seed).shuffle`` gives the set in order (the
+    deals of a seed stay as they were, on every Python version)."""
+    for seed in range(300):
+        tiles = [t for t in range(34) for _ in range(4)] + (list(range(34, 42)) if flowers else [])
+        random.Random(seed).shuffle(tiles)
+        assert shuffled_tiles(random.Random(seed), flowers) == tiles
+
+
 @pytest.mark.parametrize(("rules", "stacks"), [(COMPETITION, 18), (NO_FLOWERS, 17)])
 def test_four_walls_of_stacks_of_two(rules: TableRules, stacks: int) -> None:
     """第六条五(四): 「每人碼36張牌，兩張牌上下摞在一起為一墩，各自為18墩」 (17 stacks without flowers)."""

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from enum import Enum
 from itertools import compress
 from typing import Any
@@ -42,7 +42,7 @@ from .melds import Meld, MeldKind
 from .result import FanResult
 from .rules import COMPETITION, FORFEIT_REASONS, TableRules
 from .settlement import HandOutcome, Penalty, PenaltyKind, settle
-from .shanten import shanten, waits
+from .shanten import ready_waits, shanten
 from .tiles import TILES, Tile, TileParseError
 from .wall import (
     Deal,
@@ -86,12 +86,21 @@ class ActionKind(Enum):
     PASS = "pass"
 
 
+def _by_fields(obj: Any) -> tuple[Any, ...]:
+    """``__reduce__`` of a dataclass: its class and its fields. Pickling and copying then work
+    alike in both builds (hatch_build.py: a compiled class has no instance dictionary)."""
+    return (type(obj), tuple(getattr(obj, f.name) for f in fields(obj)))
+
+
 @dataclass(frozen=True, slots=True)
 class Action:
     """One decision. ``tile``: the discard, the claimed/kong tile, or a chow's lowest tile."""
 
     kind: ActionKind
     tile: Tile | None = None
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return _by_fields(self)
 
     def __str__(self) -> str:
         if self.tile is None:
@@ -193,6 +202,9 @@ class HandResult:
     forfeit_seat: int | None = None  # the seat whose foul ended the hand (Game.forfeit)
     forfeit_reason: str | None = None  # one of rules.FORFEIT_REASONS
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        return _by_fields(self)
+
     @property
     def is_draw(self) -> bool:
         """荒牌: no one won and no one forfeited."""
@@ -254,6 +266,9 @@ class SeatView:
     concealed_kongs: tuple[int, ...] = (0, 0, 0, 0)  # each seat's face-down kongs (第七条七(二))
     segment_remaining: tuple[int, ...] | None = None  # Botzone: tiles left in each seat's segment
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        return _by_fields(self)
+
     @property
     def seat_wind(self) -> Wind:
         return Wind(self.seat)
@@ -294,6 +309,9 @@ class LiveSeat:
     floor: int = 0  # a lower bound of the 13-form hand's shanten (0: compute it)
     floor_melds: int = 0  # the melds when ``floor`` was computed
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        return _by_fields(self)
+
 
 class Game:
     """One hand of MCR. ``Game(seed=7)`` deals a fresh hand; ``Game(deal=...)`` replays one.
@@ -331,6 +349,23 @@ class Game:
         self.history: list[tuple[int, Action]] = []
         self._forfeit: tuple[int, str] | None = None  # applied after the history (Game.forfeit)
         self._reset()
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """A game pickles (for worker processes, Ray) and copies as its deal, settings and
+        actions, and is rebuilt by playing them again: the same in both builds (hatch_build.py:
+        a compiled class has no instance dictionary to copy)."""
+        return (
+            _rebuilt,
+            (
+                self.rules,
+                self.seed,
+                self.round_wind,
+                self.deal,
+                self.false_wins,
+                tuple(self.history),
+                self._forfeit,
+            ),
+        )
 
     # -- public state --------------------------------------------------------------------------
     @property
@@ -637,7 +672,7 @@ class Game:
         if self._segmented:  # Botzone: 13 each, no flowers; the dealer draws its 14th
             for seat in range(4):
                 self._update_waits(seat)
-            self._draw(0, replacement=False)
+            self._draw(0, False)
             return
         # 第六条五(六): flowers are replaced dealer first, then South, West, North.
         last = d.hands[0][-1]
@@ -657,7 +692,7 @@ class Game:
         dealer.counts[last] -= 1
         self._update_waits(0)
         dealer.counts[last] += 1
-        self._enter_act(0, after_draw=True, kong=False)
+        self._enter_act(0, True, False)
 
     def _best_dealt_win(self, last: int) -> int:
         """A dealer dealt a complete hand names its winning tile: the one that scores most."""
@@ -690,7 +725,7 @@ class Game:
                 s.counts[last] += 1
 
     # -- internals: turns ---------------------------------------------------------------------
-    def _draw(self, seat: int, *, replacement: bool) -> None:
+    def _draw(self, seat: int, replacement: bool) -> None:
         """Draw for ``seat`` (a kong replacement from the far end); flowers are replaced."""
         wall = self._wall
         if isinstance(wall, SegmentWall):  # Botzone: from one's own segment, replacements too
@@ -717,9 +752,9 @@ class Game:
         s.counts[tile] += 1
         self._changes.append((tile + 1) << 2 | seat)  # a draw (Game.changes)
         self._last_tile = tile
-        self._enter_act(seat, after_draw=True, kong=kong)
+        self._enter_act(seat, True, kong)
 
-    def _enter_act(self, seat: int, *, after_draw: bool, kong: bool) -> None:
+    def _enter_act(self, seat: int, after_draw: bool, kong: bool) -> None:
         self.phase = _ACT
         self.current = seat
         self._after_draw = after_draw
@@ -765,8 +800,10 @@ class Game:
             s.river.append(tile)
             self._changes.append(~(tile << 2 | seat))  # a discard (Game.changes)
             self._visible[tile] += 1
+            if tile != self._last_tile or not self._after_draw:
+                self._update_waits_after_discard(seat)
+            # else the tile just drawn: the hand is as before the draw, and so are its waits
             self._last_tile = tile
-            self._update_waits_after_discard(seat)
             self._open_claims(seat, tile)
         elif kind is _K_CONCEALED_KONG:
             assert action.tile is not None
@@ -776,7 +813,7 @@ class Game:
             s.melds_version += 1
             self._changes.append(seat)
             self._update_waits(seat)
-            self._draw(seat, replacement=True)
+            self._draw(seat, True)
         elif kind is _K_ADDED_KONG:
             assert action.tile is not None
             tile = int(action.tile)
@@ -855,7 +892,7 @@ class Game:
         self._responses = {}
         self._to_act = tuple(pending)
         if not pending:
-            self._draw(konger, replacement=True)
+            self._draw(konger, True)
 
     def _resolve_claims(self) -> None:
         origin = self.current
@@ -875,7 +912,7 @@ class Game:
                 self._finish_win(seat, origin, tile, robbed=self.phase is _ROB)
                 return
         if self.phase is _ROB:
-            self._draw(origin, replacement=True)
+            self._draw(origin, True)
             return
         claim: tuple[int, Action] | None = None
         for seat, action in responses.items():
@@ -905,14 +942,14 @@ class Game:
             s.melds.append(Meld(_M_CHOW, TILES[low], offered, TILES[tile]))
             s.melds_version += 1
             self._just_chowed = True
-            self._enter_act(seat, after_draw=False, kong=False)
+            self._enter_act(seat, False, False)
         elif action.kind is _K_PUNG:
             s.counts[tile] -= 2
             self._visible[tile] += 2
             s.melds.append(Meld(_M_PUNG, TILES[tile], offered))
             s.melds_version += 1
             self._just_chowed = False
-            self._enter_act(seat, after_draw=False, kong=False)
+            self._enter_act(seat, False, False)
         else:
             s.counts[tile] -= 3
             self._visible[tile] += 3
@@ -920,14 +957,14 @@ class Game:
             s.melds_version += 1
             self._just_chowed = False
             self._update_waits(seat)
-            self._draw(seat, replacement=True)
+            self._draw(seat, True)
 
     def _next_turn(self, discarder: int) -> None:
         self._just_chowed = False
         if self._wall.remaining == 0:  # the last tile's discard was not won: 荒牌
             self._end_draw()
             return
-        self._draw((discarder + 1) % 4, replacement=False)
+        self._draw((discarder + 1) & 3, False)
 
     def _update_waits(self, seat: int) -> None:
         s = self._seats[seat]
@@ -936,7 +973,7 @@ class Game:
         # ``waits`` is empty unless the hand is ready: the shanten alone (a few table lookups)
         # settles the usual case, a hand one or more tiles from ready.
         distance = shanten(counts, melds)
-        s.waits = _NO_WAITS if distance else frozenset(waits(counts, melds))
+        s.waits = _NO_WAITS if distance else frozenset(ready_waits(counts, melds))
         s.floor = distance
         s.floor_melds = melds
 
@@ -1125,3 +1162,21 @@ class Game:
             return f"seat {Wind(seat).letter} is not to act now (waiting for {waiting})"
         options = ", ".join(str(a) for a in legal)
         return f"{action} is not legal for seat {Wind(seat).letter}; legal: {options}"
+
+
+def _rebuilt(
+    rules: TableRules,
+    seed: int | None,
+    round_wind: Wind,
+    deal_: Deal,
+    false_wins: bool,
+    history: tuple[tuple[int, Action], ...],
+    forfeit: tuple[int, str] | None,
+) -> Game:
+    """The game of :meth:`Game.__reduce__`: dealt again, its actions and forfeit played again."""
+    game = Game(rules, seed, round_wind=round_wind, deal_=deal_, false_wins=false_wins)
+    for seat, action in history:
+        game.act(seat, action)
+    if forfeit is not None:
+        game.forfeit(*forfeit)
+    return game

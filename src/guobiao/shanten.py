@@ -35,7 +35,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import IntFlag
-from typing import TYPE_CHECKING, Final, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Final, Generic, TypeVar
 
 from .tiles import TILES, Tile
 
@@ -51,6 +51,7 @@ __all__ = [
     "hand_waits",
     "honors_and_knitted_shanten",
     "knitted_straight_shanten",
+    "ready_waits",
     "regular_shanten",
     "seven_pairs_shanten",
     "shanten",
@@ -256,12 +257,13 @@ _FIN: Final[_Cache[int, tuple[int, ...]]] = _Cache(_combined_finals)
 # ---------------------------------------------------------------------------------------------
 # Suit records, built and validated the first time a pattern is seen
 #
-# suited: (regular id, packed, knit, knit << 6, knit << 12, rest0, rest1, rest2)
+# suited: (regular id, packed, knit, knit << 6, knit << 12, rest0, rest1, rest2, most knit)
 # honour: (regular id, packed)
 #   packed = pairs | terminal-or-honour kinds << 4 | has such a pair << 8 | tiles << 12,
 #            so that the four suits' values add up field by field for a valid hand;
 #   knit = e0 | e1 << 2 | e2 << 4 with e_j the kinds present among ranks j+1, j+4, j+7;
-#   rest_j = regular id of the suit once one of each of those is removed (knitted straight).
+#   rest_j = regular id of the suit once one of each of those is removed (knitted straight);
+#   most knit = max(e0, e1, e2), so that the three suits' sum bounds the knitted tiles.
 # ---------------------------------------------------------------------------------------------
 
 _Record = tuple[int, ...]
@@ -305,7 +307,7 @@ _HID: Final[_Cache[bytes, int]] = _Cache(_honor_id)
 def _suited_record(key: bytes) -> _Record:
     _check_pattern(key, 9)
     reg = _SID[key]
-    knit = 0
+    knit = most = 0
     rests: list[int] = []
     for j in range(3):
         rest = bytearray(key)
@@ -315,8 +317,9 @@ def _suited_record(key: bytes) -> _Record:
                 rest[r] -= 1
                 e += 1
         knit |= e << (2 * j)
+        most = max(most, e)
         rests.append(_SID[bytes(rest)])
-    return (reg, _packed(key, (0, 8)), knit, knit << 6, knit << 12, *rests)
+    return (reg, _packed(key, (0, 8)), knit, knit << 6, knit << 12, *rests, most)
 
 
 def _honor_record(key: bytes) -> _Record:
@@ -452,7 +455,6 @@ def shanten(counts: Sequence[int], melds: int = 0) -> int:
     best = _FIN[_COMB[_COMB[r0[0] << 20 | r1[0]] << 20 | r2[0]] << 20 | h][melds]
     if melds > 1 or best < 0:
         return best
-    most, perms = _KNIT[r0[2] | r1[3] | r2[4]]
     if melds == 0:
         s = 6 - (packed & 15)  # seven pairs
         if s < best:
@@ -460,6 +462,13 @@ def shanten(counts: Sequence[int], melds: int = 0) -> int:
         s = 13 - (packed >> 4 & 15) - (1 if packed & 0xF00 else 0)  # thirteen orphans
         if s < best:
             best = s
+    # At most ``bound`` knitted tiles are held: the knitted straight is at least 8 - bound from
+    # ready, honours and knitted tiles at least 13 - bound - the honour kinds.
+    bound = r0[8] + r1[8] + r2[8]
+    if 8 - bound >= best and (melds or 13 - bound - (rh[1] >> 4 & 15) >= best):
+        return best
+    most, perms = _KNIT[r0[2] | r1[3] | r2[4]]
+    if melds == 0:
         s = 13 - most - (rh[1] >> 4 & 15)  # honours and knitted tiles
         if s < best:
             best = s
@@ -590,9 +599,12 @@ def _useful(b: bytes, melds: int, shapes: Shape) -> tuple[int, set[int]]:
         found.append((_seven_pairs(r0, r1, r2, rh), _SEVEN_PAIRS))
     if allowed & _THIRTEEN_ORPHANS:
         found.append((_thirteen_orphans(r0, r1, r2, rh), _THIRTEEN_ORPHANS))
-    if allowed & _HONORS_AND_KNITTED:
+    # the knitted shapes only when they may be among the best (``shanten`` explains the bound)
+    least = min(s for s, _ in found) if found else 99
+    bound = r0[8] + r1[8] + r2[8]
+    if allowed & _HONORS_AND_KNITTED and 13 - bound - (rh[1] >> 4 & 15) <= least:
         found.append((_honors_and_knitted(r0, r1, r2, rh), _HONORS_AND_KNITTED))
-    if allowed & _KNITTED_STRAIGHT:
+    if allowed & _KNITTED_STRAIGHT and 8 - bound <= least:
         found.append((_knitted_straight(r0, r1, r2, rh, melds), _KNITTED_STRAIGHT))
     best = min(s for s, _ in found)
     useful: set[int] = set()
@@ -649,6 +661,12 @@ def waits(counts: Sequence[int], melds: int = 0, *, shapes: Shape = Shape.ALL) -
     return sorted(useful) if s == 0 else []
 
 
+def ready_waits(counts: bytes, melds: int) -> set[int]:
+    """:func:`waits` of a 13-form hand already known to be ready (``shanten`` 0), as a set: for
+    the game loop, which has just computed that shanten. ``counts`` as bytes; not checked."""
+    return _useful(counts, melds, Shape.ALL)[1]
+
+
 @dataclass(frozen=True, slots=True)
 class DiscardOption:
     """One discard from a 14-form hand: the shanten left, its useful kinds and how many are live.
@@ -661,6 +679,9 @@ class DiscardOption:
     shanten: int
     useful: tuple[Tile, ...]
     live: int
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (DiscardOption, (self.tile, self.shanten, self.useful, self.live))
 
 
 def discard_options(

@@ -49,7 +49,7 @@ from __future__ import annotations
 
 from array import array
 from collections.abc import Sequence
-from typing import Final
+from typing import Any, Final
 
 import numpy as np
 import numpy.typing as npt
@@ -160,6 +160,9 @@ class Encoder:
         # encode_game: its board, and the observer's live record (the buffer holds a copy)
         self._board: Board | None = None
         self._source: LiveSeat | None = None
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Encoder, ())  # a copy starts afresh: the next encode writes everything
 
     def reset(self) -> None:
         """Forget the previous hand: the next :meth:`encode` writes everything."""
@@ -401,6 +404,9 @@ class Board:
         self._state: object = None
         self.reset()
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Board, ())  # a copy starts afresh: the next observation reads the game whole
+
     def reset(self) -> None:
         """Forget the hand: the next :meth:`sync` writes everything."""
         self.buffer[:] = _S_START
@@ -483,8 +489,10 @@ class Board:
                         buf[_S_POOLC + 34 * a + t] += 1
                         buf[_S_POOLO + DISCARD_SLOTS * a + m] = t + 1
                         prev.append(t)
-                        for u in _UNSEEN_OF_OTHERS[a]:
-                            buf[u + t] -= 1
+                        u1, u2, u3 = _UNSEEN_OF_OTHERS[a]
+                        buf[u1 + t] -= 1
+                        buf[u2 + t] -= 1
+                        buf[u3 + t] -= 1
                     else:  # the pool is rewritten (the latest 32), below
                         buf[_S_UNSEEN + 34 * a + t] += 1
                         stale.add(a)
@@ -494,11 +502,14 @@ class Board:
             if drew:
                 buf[_S_WALL] = game.wall_remaining
             if stale:  # read now, the hands have every draw and discard of the batch
+                reread = False
                 for a in stale:
-                    self._sync_seat(game, a, False)
-                    self._sync_hand(game, a)
+                    if not self._sync_seat(game, a, False):
+                        self._sync_hand(game, a)
+                        reread = True
                 stale.clear()
-                self._sync_wall(game)  # a flower shown (1998) is a tile drawn
+                if reread:
+                    self._sync_wall(game)  # a flower shown (1998) is a tile drawn
         if phase is _ACT:
             at = -1
             buf[_S_PHASE] = 0
@@ -557,16 +568,23 @@ class Board:
             buf[hand + t] = held[t]
             x &= ~(0xFFFF << (t << 4))
 
-    def _sync_seat(self, game: Game, a: int, over: bool) -> None:
-        """Seat ``a``'s melds, flowers and pool to the game's (its hand: :meth:`_sync_hand`)."""
+    def _sync_seat(self, game: Game, a: int, over: bool) -> bool:
+        """Seat ``a``'s melds, flowers and pool to the game's. True when its hand section is
+        then exact too: only melds were added (claims, concealed kongs), whose tiles it takes
+        off the hand; False when the hand is to be read again (:meth:`_sync_hand`)."""
         buf = self.buffer
         st = game.live_seat(a)
         # what changes seldom: the melds, whether they are all shown, the flowers
         key = (st.melds_version << 5 | len(st.flowers)) << 1 | over
-        if key != self._keys[a]:
+        exact = True
+        old_key = self._keys[a]
+        if key != old_key:
             self._keys[a] = key
-            self._write_melds(a, st.melds, over)
-            buf[_S_FLOWERS + a] = len(st.flowers)
+            # the usual change: melds added, the flowers and the end of the hand as they were
+            if over or (key ^ old_key) & 63 or not self._add_melds(a, st.melds):
+                self._write_melds(a, st.melds, over)
+                buf[_S_FLOWERS + a] = len(st.flowers)
+                exact = False
         river = st.river
         prev = self._pools[a]
         n = len(river)
@@ -582,6 +600,76 @@ class Board:
             buf[_S_UNSEEN + 102 + t] += 1
         elif n != m or (n and river[-1] != prev[-1]):
             self._write_pool(a, river)
+        return exact
+
+    def _add_melds(self, a: int, melds: Sequence[Meld]) -> bool:
+        """Seat ``a`` declared melds after those written (claims, concealed kongs): write them
+        and take their tiles off its hand, but a claimed tile (it came from a discard pool, which
+        :meth:`_sync_seat` takes it off). False, writing nothing, for any other change."""
+        every = tuple(melds)
+        old_every, old_shown = self._melds[a]
+        k = len(old_every)
+        if len(every) <= k or len(every) > 4:
+            return False
+        for i in range(k):
+            if every[i] is not old_every[i]:  # a meld changed (an added or a robbed kong)
+                return False
+        added = every[k:]
+        for meld in added:
+            kind = meld.kind
+            if kind is not _HIDDEN_KONG and (
+                meld.offered_by is None or (kind is _CHOW_KIND and meld.claimed is None)
+            ):
+                return False  # not a claim from a discard
+        buf = self.buffer
+        hand = 34 * a
+        own = _S_PRIV + 34 * a
+        public = _S_PUB + 34 * a
+        unseen = _S_UNSEEN + 34 * a
+        u1, u2, u3 = _UNSEEN_OF_OTHERS[a]
+        slot = _S_SLOTS_PRIV + 16 * a + 4 * k
+        shown = list(old_shown)
+        for meld in added:
+            kind = meld.kind
+            low = int(meld.tile)
+            if kind is _HIDDEN_KONG:  # from the hand to its own melds: the others see no tile
+                buf[slot] = 4
+                buf[slot + 1] = low + 1
+                buf[own + low] += 4
+                buf[hand + low] -= 4  # its unseen count: four more in a meld, four less held
+                slot += 4
+                continue
+            offered = meld.offered_by or 0
+            at = _S_SLOTS_PUB + 16 * a + 4 * len(shown)
+            code = _KIND[kind]
+            buf[slot] = code
+            buf[at] = code
+            buf[slot + 1] = low + 1
+            buf[at + 1] = low + 1
+            buf[slot + 2] = offered
+            buf[at + 2] = offered
+            if kind is _CHOW_KIND:
+                claimed = int(meld.claimed or 0)
+                buf[slot + 3] = claimed + 1
+                buf[at + 3] = claimed + 1
+                tiles: tuple[int, ...] = (low, low + 1, low + 2)
+            else:
+                claimed = low
+                tiles = _SAME[kind][low]
+            for t in tiles:
+                buf[own + t] += 1
+                buf[public + t] += 1
+                buf[hand + t] -= 1  # its unseen count: one more in a meld, one less held
+                buf[u1 + t] -= 1
+                buf[u2 + t] -= 1
+                buf[u3 + t] -= 1
+            buf[hand + claimed] += 1  # not from the hand but from a pool
+            buf[unseen + claimed] -= 1
+            shown.append(meld)
+            slot += 4
+        self._melds[a] = (every, tuple(shown))
+        buf[_S_FACE_DOWN + a] = len(every) - len(shown)
+        return True
 
     def _write_melds(self, a: int, melds: Sequence[Meld], over: bool) -> None:
         """Rewrite seat ``a``'s melds: every one (as ``a`` sees them), and those the others see."""
@@ -649,6 +737,11 @@ _UNSEEN_OF_OTHERS: Final = tuple(
     tuple(_S_UNSEEN + 34 * b for b in range(4) if b != a) for a in range(4)
 )
 
+
+_SAME: Final = {
+    MeldKind.PUNG: tuple((t, t, t) for t in range(34)),
+    MeldKind.KONG: tuple((t, t, t, t) for t in range(34)),
+}
 
 _OTHERS: Final = tuple(tuple((r, (seat + r) & 3) for r in range(4)) for seat in range(4))
 """An observer's seat -> (relative seat, absolute seat) of every seat, itself first."""
