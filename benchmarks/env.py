@@ -30,6 +30,7 @@ hatch_build.py). ``scripts/bench-env`` runs this benchmark on both, in a fresh e
 from __future__ import annotations
 
 import argparse
+import os
 import platform
 import random
 import sys
@@ -42,6 +43,20 @@ from guobiao.rules import BOTZONE
 
 REFERENCE = 157.0  # games/s, the issue's figure for the Python environment + C++ calculator
 _CPU: dict[str, float] = {}  # hands per CPU second of the last runs
+
+
+def machine() -> str:
+    """The CPU model (Linux: /proc/cpuinfo), its architecture and the CPUs this process sees."""
+    model = platform.processor() or "cpu"
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as info:
+            for line in info:
+                if line.startswith("model name"):
+                    model = line.split(":", 1)[1].strip()
+                    break
+    except OSError:
+        pass
+    return f"{model} ({platform.machine()}), {os.cpu_count()} CPUs"
 
 
 def build() -> str:
@@ -134,9 +149,7 @@ def main(argv: list[str] | None = None) -> int:
     engine_rate, engine_steps = engine_hands(args.n, args.seed)
     warm_rate, warm_steps = env_hands(args.n, args.seed + 1)
     warm_cpu = _CPU["env"]
-    print(
-        f"machine: {platform.machine()}, {platform.processor() or 'cpu'}, Python {platform.python_version()}"
-    )
+    print(f"machine: {machine()}, Python {platform.python_version()}")
     print(f"build: {build()}")
     print(
         f"{args.n} single Botzone-variant hands (rules=BOTZONE), random legal actions, one process"

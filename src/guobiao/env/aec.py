@@ -117,16 +117,16 @@ class GuobiaoAECEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
             return
         if action is None:
             raise ValueError(f"{agent} must act: None is only for agents that are done")
+        # every reward is 0 until the hand ends: the acting agent's cumulative reward is 0
+        # already, and there is nothing to accumulate before the end
         table = self.table
-        self._cumulative_rewards[agent] = 0.0
         table.play(self._seat[agent], action)
-        game = table.game
-        if game.is_over:
+        to_act = table.game.to_act
+        if to_act:
+            self.agent_selection = AGENTS[to_act[0]]
+        else:  # the hand is over
             self._finish()
             self._accumulate_rewards()
-        else:
-            # every reward is 0 until the hand ends: nothing to accumulate
-            self.agent_selection = AGENTS[game.to_act[0]]
 
     def _finish(self) -> None:
         deltas = self.table.rewards()
