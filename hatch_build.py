@@ -14,6 +14,7 @@ compiled (its sources are meant to be edited). docs/env.md gives the figures.
 from __future__ import annotations
 
 import os
+import shutil
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -33,6 +34,7 @@ pickle and copy by their own ``__reduce__`` (a compiled class has no instance di
 
 class CompiledCoreHook(BuildHookInterface):
     PLUGIN_NAME = "custom"
+    work: Path | None = None  # the compiler's scratch directory, removed once the wheel is built
 
     def initialize(self, version: str, build_data: dict[str, Any]) -> None:
         if self.target_name != "wheel" or version == "editable":
@@ -41,7 +43,7 @@ class CompiledCoreHook(BuildHookInterface):
         from setuptools import Distribution
 
         src = Path(self.root) / "src"
-        work = Path(tempfile.mkdtemp(prefix="guobiao-mypyc-"))
+        work = self.work = Path(tempfile.mkdtemp(prefix="guobiao-mypyc-"))
         here = Path.cwd()
         os.chdir(src)  # module names come from the paths: guobiao/game.py is guobiao.game
         try:
@@ -60,3 +62,8 @@ class CompiledCoreHook(BuildHookInterface):
             build_data["force_include"][str(path)] = path.relative_to(work / "lib").as_posix()
         build_data["pure_python"] = False
         build_data["infer_tag"] = True
+
+    def finalize(self, version: str, build_data: dict[str, Any], artifact_path: str) -> None:
+        if self.work is not None:
+            shutil.rmtree(self.work, ignore_errors=True)
+            self.work = None
