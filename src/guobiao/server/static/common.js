@@ -263,3 +263,44 @@ function face(name) {
   const zh = info.zh;
   return zh.length === 2 ? el("span", {class: "text-face"}, el("span", {}, zh[0]), el("span", {}, zh[1])) : zh;
 }
+
+// One tile: opts.cls adds classes, opts.button draws a button (opts.onclick, else disabled). The
+// page's "labels-on" checkbox (labelsBox) shows the tile's name under it.
+function tile(name, opts = {}) {
+  const cls = ["tile", opts.cls || "", name && "JF".includes(name[0]) ? "honor" : "", name ? "s-" + name[0] : ""].join(" ");
+  const node = el(opts.button ? "button" : "span",
+    {class: cls, title: name ? tileLabel(name) : "", "data-tile": name || null, onclick: opts.onclick},
+    el("span", {class: "glyph"}, face(name)),
+    labelsBox.checked && name && (GLYPHS || LANG !== "zh") ? el("span", {class: "label"}, tileLabel(name)) : null);
+  if (opts.button && !opts.onclick) node.disabled = true;
+  return node;
+}
+
+// The end of a hand as the table and replay pages show it: the winner (or the draw, the
+// forfeit), the winning hand, the fans, penalties and each seat's score change. r: the hand's
+// result (HandResult.summary); names: by seat; w: the winning hand (concealed, melds, flowers).
+function handResultParts(r, names, w) {
+  const parts = [];
+  if (r.winner === null) {
+    parts.push(el("p", {}, r.forfeit ? `${names[r.forfeit.seat]}: ${t("forfeit")} (${r.forfeit.reason})` : t("draw")));
+  } else {
+    parts.push(el("p", {class: "winner"}, `${t("winds")[r.winner]} ${names[r.winner]} ${t("wins")} · `,
+      r.discarder === null ? t("selfDrawn") : `${t("dealIn")} ${names[r.discarder]}`));
+    if (w) {
+      parts.push(el("div", {class: "win-hand"}, w.concealed.map((x) => tile(x)),
+        w.melds.map((m) => el("span", {class: "meld"}, m.tiles.map((x) => tile(x)))),
+        tile(r.win_tile, {cls: "win-tile"}), w.flowers.map((x) => tile(x, {cls: "flower"}))));
+    }
+    const zh = LANG === "zh";
+    parts.push(el("table", {class: "fans"},
+      r.fans.map((f) => el("tr", {}, el("td", {}, zh ? f.zh : f.en), el("td", {class: "muted"}, zh ? f.en : f.zh),
+        el("td", {class: "num"}, `${f.points}${f.count > 1 ? " × " + f.count : ""}`))),
+      el("tr", {class: "total"}, el("td", {}, t("total")), el("td", {}), el("td", {class: "num"}, `${r.total} ${t("points")}`))));
+  }
+  if (r.penalties.length) {
+    parts.push(el("p", {}, `${t("penalties")}: ` + r.penalties.map((p) => `${names[p.seat]} ${p.kind} ${p.amount}`).join(", ")));
+  }
+  parts.push(el("table", {class: "deltas"}, r.deltas.map((d, s) => el("tr", {},
+    el("td", {}, `${t("winds")[s]} ${names[s]}`), el("td", {class: "num " + (d > 0 ? "plus" : d < 0 ? "minus" : "")}, (d > 0 ? "+" : "") + d)))));
+  return parts;
+}

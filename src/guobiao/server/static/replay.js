@@ -35,12 +35,7 @@ function token() {
   return keys.token || keys.watch_token || keys.invite || keys.owner_token || "";
 }
 
-// -- tiles: splitTiles, tileLabel, GLYPHS, face are in common.js ----------------------------
-function tile(name, cls = "") {
-  return el("span", {class: `tile ${cls} ${"JF".includes(name[0]) ? "honor" : ""} s-${name[0]}`, title: tileLabel(name), "data-tile": name},
-    el("span", {class: "glyph"}, face(name)),
-    labelsBox.checked && (GLYPHS || LANG !== "zh") ? el("span", {class: "label"}, tileLabel(name)) : null);
-}
+// -- tiles: splitTiles, tileLabel, GLYPHS, face, tile are in common.js ----------------------
 function actionText(text) {
   if (text === "forfeit") return t("forfeit");
   const [kind, arg] = text.split(" ");
@@ -144,7 +139,7 @@ function render() {
     el("div", {class: "big-wind"}, wind),
     el("div", {}, `${t("hand")} ${replay.hand_number + 1}/${replay.hands}`),
     el("div", {class: "wall", id: "wall"}, `${t("wall")} ${frame.wall}`),
-    frame.last_discard ? tile(frame.last_discard, "big") : null);
+    frame.last_discard ? tile(frame.last_discard, {cls: "big"}) : null);
   renderResult(frame);
 }
 
@@ -160,13 +155,13 @@ function renderSeat(frame, seat) {
     el("span", {class: "name"}, replay.names_by_seat[seat]),
     delta !== null ? el("span", {class: "score " + (delta > 0 ? "plus" : delta < 0 ? "minus" : "")}, (delta > 0 ? "+" : "") + delta) : null);
   const hand = el("div", {class: "hand-up"}, splitTiles(frame.hands[seat]).map((x) => tile(x)),
-    frame.drawn && frame.current === seat ? tile(frame.drawn, "drawn") : null);
+    frame.drawn && frame.current === seat ? tile(frame.drawn, {cls: "drawn"}) : null);
   const melds = el("div", {class: "melds"}, frame.melds[seat].map((m) =>
-    el("span", {class: "meld"}, m.tiles.map((x) => tile(x, m.claimed === x ? "claimed" : "")))));
-  const flowers = el("div", {class: "flowers"}, splitTiles(frame.flowers[seat]).map((x) => tile(x, "flower")));
+    el("span", {class: "meld"}, m.tiles.map((x) => tile(x, {cls: m.claimed === x ? "claimed" : ""})))));
+  const flowers = el("div", {class: "flowers"}, splitTiles(frame.flowers[seat]).map((x) => tile(x, {cls: "flower"})));
   const pool = splitTiles(frame.discards[seat]);
   const discards = el("div", {class: "discards"}, pool.map((x, i) =>
-    tile(x, i === pool.length - 1 && frame.last_discard && frame.current === seat ? "last" : "")));
+    tile(x, {cls: i === pool.length - 1 && frame.last_discard && frame.current === seat ? "last" : ""})));
   fill(box, head, hand, melds, flowers, discards);
 }
 
@@ -176,29 +171,8 @@ function renderResult(frame) {
   box.hidden = !r;
   if (!r) { box.replaceChildren(); return; }
   const names = replay.names_by_seat;
-  const parts = [el("h2", {}, `${t("handEnd")} (${t("hand")} ${replay.hand_number + 1})`)];
-  if (r.winner === null) {
-    parts.push(el("p", {}, r.forfeit ? `${names[r.forfeit.seat]}: ${t("forfeit")} (${r.forfeit.reason})` : t("draw")));
-  } else {
-    parts.push(el("p", {class: "winner"}, `${t("winds")[r.winner]} ${names[r.winner]} ${t("wins")} · `,
-      r.discarder === null ? t("selfDrawn") : `${t("dealIn")} ${names[r.discarder]}`));
-    const w = replay.winning_hand;
-    if (w) {
-      parts.push(el("div", {class: "win-hand"}, w.concealed.map((x) => tile(x)),
-        w.melds.map((m) => el("span", {class: "meld"}, m.tiles.map((x) => tile(x)))),
-        tile(r.win_tile, "win-tile"), w.flowers.map((x) => tile(x, "flower"))));
-    }
-    const zh = LANG === "zh";
-    parts.push(el("table", {class: "fans"},
-      r.fans.map((f) => el("tr", {}, el("td", {}, zh ? f.zh : f.en), el("td", {class: "muted"}, zh ? f.en : f.zh),
-        el("td", {class: "num"}, `${f.points}${f.count > 1 ? " × " + f.count : ""}`))),
-      el("tr", {class: "total"}, el("td", {}, t("total")), el("td", {}), el("td", {class: "num"}, `${r.total} ${t("points")}`))));
-  }
-  if (r.penalties.length) {
-    parts.push(el("p", {}, `${t("penalties")}: ` + r.penalties.map((p) => `${names[p.seat]} ${p.kind} ${p.amount}`).join(", ")));
-  }
-  parts.push(el("table", {class: "deltas"}, r.deltas.map((d, s) => el("tr", {},
-    el("td", {}, `${t("winds")[s]} ${names[s]}`), el("td", {class: "num " + (d > 0 ? "plus" : d < 0 ? "minus" : "")}, (d > 0 ? "+" : "") + d)))));
+  const parts = [el("h2", {}, `${t("handEnd")} (${t("hand")} ${replay.hand_number + 1})`),
+    ...handResultParts(r, names, replay.winning_hand)];
   fill(box, parts);
 }
 

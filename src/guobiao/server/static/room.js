@@ -29,17 +29,7 @@ hintsBox.addEventListener("change", () => { localStorage.setItem("guobiao:hints"
 labelsBox.addEventListener("change", () => { localStorage.setItem("guobiao:labels", labelsBox.checked ? "1" : "0"); render(); });
 $("lang").addEventListener("click", () => { toggleLang(); render(); });
 
-// -- tiles: splitTiles, tileLabel, GLYPHS, face are in common.js ----------------------------
-
-function tile(name, opts = {}) {
-  const info = TILES[name];
-  const cls = ["tile", opts.cls || "", name && "JF".includes(name[0]) ? "honor" : "", name ? "s-" + name[0] : ""].join(" ");
-  const node = el(opts.button ? "button" : "span", {class: cls, title: name ? tileLabel(name) : "", onclick: opts.onclick},
-    el("span", {class: "glyph"}, face(name)),
-    labelsBox.checked && name && (GLYPHS || LANG !== "zh") ? el("span", {class: "label"}, tileLabel(name)) : null);
-  if (opts.button && !opts.onclick) node.disabled = true;
-  return node;
-}
+// -- tiles: splitTiles, tileLabel, GLYPHS, face, tile are in common.js ----------------------
 
 function back() { return el("span", {class: "tile back"}, el("span", {class: "glyph"}, GLYPHS ? "\u{1F02B}" : "\u00a0")); }
 
@@ -279,29 +269,8 @@ function showHandEnd(msg) {
   shownHand = msg.hand_number;
   const r = msg.result;
   const names = r.names;
-  const parts = [el("h2", {}, `${t("handEnd")} (${t("hand")} ${msg.hand_number + 1})`)];
-  if (r.winner === null) {
-    parts.push(el("p", {}, r.forfeit ? `${names[r.forfeit.seat]}: ${t("forfeit")} (${r.forfeit.reason})` : t("draw")));
-  } else {
-    parts.push(el("p", {class: "winner"}, `${t("winds")[r.winner]} ${names[r.winner]} ${t("wins")} · `,
-      r.self_drawn ? t("selfDrawn") : `${t("dealIn")} ${names[r.discarder]}`));
-    const w = r.winning_hand;
-    if (w) {
-      parts.push(el("div", {class: "win-hand"}, w.concealed.map((x) => tile(x)),
-        w.melds.map((m) => el("span", {class: "meld"}, m.tiles.map((x) => tile(x)))),
-        tile(r.win_tile, {cls: "win-tile"}), w.flowers.map((x) => tile(x, {cls: "flower"}))));
-    }
-    const zh = LANG === "zh";
-    parts.push(el("table", {class: "fans"},
-      r.fans.map((f) => el("tr", {}, el("td", {}, zh ? f.zh : f.en), el("td", {class: "muted"}, zh ? f.en : f.zh),
-        el("td", {class: "num"}, `${f.points}${f.count > 1 ? " × " + f.count : ""}`))),
-      el("tr", {class: "total"}, el("td", {}, t("total")), el("td", {}), el("td", {class: "num"}, `${r.total} ${t("points")}`))));
-  }
-  if (r.penalties.length) {
-    parts.push(el("p", {}, `${t("penalties")}: ` + r.penalties.map((p) => `${names[p.seat]} ${p.kind} ${p.amount}`).join(", ")));
-  }
-  parts.push(el("table", {class: "deltas"}, r.deltas.map((d, s) => el("tr", {},
-    el("td", {}, `${t("winds")[s]} ${names[s]}`), el("td", {class: "num " + (d > 0 ? "plus" : d < 0 ? "minus" : "")}, (d > 0 ? "+" : "") + d)))));
+  const parts = [el("h2", {}, `${t("handEnd")} (${t("hand")} ${msg.hand_number + 1})`),
+    ...handResultParts(r, names, r.winning_hand)];
   parts.push(el("p", {}, el("a", {href: `/room/${ROOM}/replay?hand=${msg.hand_number + 1}`, id: "replay-hand"}, t("replayHand"))));
   parts.push(el("p", {class: "muted", id: "next-hand"}, ""));
   showOverlay("hand_end", ...parts);
