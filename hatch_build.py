@@ -22,8 +22,8 @@ from typing import Any
 from hatchling.builders.hooks.plugin.interface import BuildHookInterface
 
 COMPILED = (
-    "guobiao/game.py",
-    "guobiao/shanten.py",
+    "guobiao/table/game.py",
+    "guobiao/core/shanten.py",
     "guobiao/env/observation.py",
 )
 """The modules on the hot path of a hand, relative to ``src/``: the engine and the shanten tables
@@ -45,7 +45,7 @@ class CompiledCoreHook(BuildHookInterface):
         src = Path(self.root) / "src"
         work = self.work = Path(tempfile.mkdtemp(prefix="guobiao-mypyc-"))
         here = Path.cwd()
-        os.chdir(src)  # module names come from the paths: guobiao/game.py is guobiao.game
+        os.chdir(src)  # module names from the paths: guobiao/table/game.py is guobiao.table.game
         try:
             extensions = mypycify(list(COMPILED), opt_level="3", target_dir=str(work / "c"))
             dist = Distribution({"name": "guobiao", "ext_modules": extensions})

@@ -3,8 +3,8 @@
     python benchmarks/bench_fan.py [-n 5000] [--seed 0] [--rules mil] [--repeat 3]
 
 The hands are the differential generator's (``tests/handgen.py``), all winning. Inputs are built
-before timing: ``Hand``/``WinContext`` objects for ``guobiao.calculator.calculate``, dicts for
-``guobiao.jsonio.evaluate`` (the JSON path, which also parses and validates), argument tuples for
+before timing: ``Hand``/``WinContext`` objects for ``guobiao.scoring.calculator.calculate``, dicts for
+``guobiao.cli.jsonio.evaluate`` (the JSON path, which also parses and validates), argument tuples for
 ``MahjongGB.MahjongFanCalculator``. Each side runs ``--repeat`` times over all hands; the best
 pass is reported. Sides that do not exist yet are reported as missing.
 """
@@ -33,10 +33,10 @@ import oracle  # noqa: E402
 
 def build(obj: Mapping[str, Any]) -> tuple[Any, Any]:
     """(Hand, WinContext) for a hand dict in the jsonio input format."""
-    from guobiao.context import WinContext, Wind
-    from guobiao.hand import Hand
-    from guobiao.melds import Meld, MeldKind
-    from guobiao.tiles import TILES
+    from guobiao.core.context import WinContext, Wind
+    from guobiao.core.hand import Hand
+    from guobiao.core.melds import Meld, MeldKind
+    from guobiao.core.tiles import TILES
 
     def tile(name: str) -> Any:
         # not Tile.parse: handgen's own table keeps the benchmark independent of the parser
@@ -94,9 +94,9 @@ def main(argv: list[str] | None = None) -> int:
     rates["reference (PyMahjongGB)"] = len(hands) / _time(ref_calls, args.repeat)
 
     try:
-        from guobiao.calculator import calculate
+        from guobiao.scoring.calculator import calculate
     except ImportError as exc:
-        print(f"guobiao.calculator.calculate: not available ({exc})")
+        print(f"guobiao.scoring.calculator.calculate: not available ({exc})")
         calculate = None
     if calculate is not None:
         built = [build(h) for h in hands]
@@ -107,9 +107,9 @@ def main(argv: list[str] | None = None) -> int:
         rates["guobiao calculate"] = len(hands) / _time(calc_calls, args.repeat)
 
     try:
-        from guobiao.jsonio import evaluate
+        from guobiao.cli.jsonio import evaluate
     except ImportError as exc:
-        print(f"guobiao.jsonio.evaluate: not available ({exc})")
+        print(f"guobiao.cli.jsonio.evaluate: not available ({exc})")
         evaluate = None
     if evaluate is not None:
         rules = args.rules

@@ -1,4 +1,4 @@
-"""Throughput of ``guobiao.shanten.shanten`` against MahjongGB's ``MahjongShanten`` (C++).
+"""Throughput of ``guobiao.core.shanten.shanten`` against MahjongGB's ``MahjongShanten`` (C++).
 
 Usage::
 
@@ -31,10 +31,10 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 try:
-    from guobiao import shanten as gb
+    from guobiao.core import shanten as gb
 except ImportError:  # running from a checkout without an install
     sys.path.insert(0, str(ROOT / "src"))
-    from guobiao import shanten as gb
+    from guobiao.core import shanten as gb
 
 NAMES = [
     *(f"{s}{r}" for s in "WBT" for r in range(1, 10)),

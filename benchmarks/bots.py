@@ -23,8 +23,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
 
 from guobiao.bots import Bot, EfficiencyBot, FanBot, RandomBot
-from guobiao.game import Action, SeatView
-from guobiao.table import play_hand
+from guobiao.table.game import Action, SeatView
+from guobiao.table.play import play_hand
 
 BOTS: dict[str, type[Bot]] = {"random": RandomBot, "efficiency": EfficiencyBot, "fan": FanBot}
 DEFAULT_MATCHES = (

@@ -1,4 +1,4 @@
-"""Large differential run: guobiao.jsonio.evaluate against the reference calculator (PyMahjongGB).
+"""Large differential run: guobiao.cli.jsonio.evaluate against the reference calculator (PyMahjongGB).
 
     python benchmarks/difftest.py -n 100000 [--seed S] [--rules mil|1998] [--show 20]
     python benchmarks/difftest.py -n 100000 --reference-only      # generator coverage only
@@ -6,7 +6,7 @@
 Prints a progress line every 10%, then: hands generated, rejected as invalid (by message),
 compared, mismatches (the first ``--show`` listed, with the hand in readable form), and per-fan
 coverage counts. Under ``1998`` the reference's 明暗杠 is compared as 明杠 + 暗杠. Exit code 1 on
-any mismatch (an exception in ``evaluate`` counts as one), 2 when guobiao.jsonio is missing.
+any mismatch (an exception in ``evaluate`` counts as one), 2 when guobiao.cli.jsonio is missing.
 """
 
 from __future__ import annotations
@@ -46,10 +46,13 @@ def main(argv: list[str] | None = None) -> int:
     en_names: dict[str, str] | None = None
     if not args.reference_only:
         try:
-            from guobiao.fans import Fan
-            from guobiao.jsonio import evaluate
+            from guobiao.cli.jsonio import evaluate
+            from guobiao.scoring.fans import Fan
         except ImportError as exc:
-            print(f"guobiao.jsonio is not available ({exc}); try --reference-only", file=sys.stderr)
+            print(
+                f"guobiao.cli.jsonio is not available ({exc}); try --reference-only",
+                file=sys.stderr,
+            )
             return 2
         en_names = {f.zh: f.en for f in Fan}
 

@@ -17,7 +17,7 @@ pyinstrument and prints where the time goes.
 
 Two environment figures are printed, both labelled. The first ("cold") is the first run in a fresh
 process: it also pays for filling the engine's lazily built shanten tables
-(``guobiao.shanten``), which a process fills once. The second ("steady state") runs ``n`` more
+(``guobiao.core.shanten``), which a process fills once. The second ("steady state") runs ``n`` more
 hands with another seed (``seed + 1``) after the cold, Parallel and engine runs above (3 × ``n``
 hands of warm-up, most suit patterns seen): the throughput of a long run, such as RL training's
 millions of hands (the reference's 157 games/s is a long-run figure too).
@@ -38,8 +38,8 @@ import time
 
 from guobiao.env.aec import raw_env
 from guobiao.env.parallel import parallel_env
-from guobiao.game import Game
-from guobiao.rules import BOTZONE
+from guobiao.table.game import Game
+from guobiao.table.rules import BOTZONE
 
 REFERENCE = 157.0  # games/s, the figure for the Python environment + C++ calculator
 _CPU: dict[str, float] = {}  # hands per CPU second of the last runs

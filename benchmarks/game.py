@@ -19,9 +19,9 @@ import random
 import sys
 import time
 
-from guobiao.game import ActionKind, Game
-from guobiao.rules import COMPETITION
-from guobiao.wall import deal
+from guobiao.table.game import ActionKind, Game
+from guobiao.table.rules import COMPETITION
+from guobiao.table.wall import deal
 
 
 def play(seed: int, rng: random.Random) -> tuple[int, bool]:

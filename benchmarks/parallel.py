@@ -13,9 +13,9 @@ import os
 import platform
 import time
 
-from guobiao.rules import COMPETITION
-from guobiao.simulation import play_job, session_jobs
-from guobiao.workers import run_jobs
+from guobiao.jobs.simulation import play_job, session_jobs
+from guobiao.jobs.workers import run_jobs
+from guobiao.table.rules import COMPETITION
 
 
 def main() -> None:

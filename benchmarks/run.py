@@ -42,9 +42,9 @@ import handgen  # noqa: E402
 import oracle  # noqa: E402
 from bench_fan import build  # noqa: E402
 from env import REFERENCE, engine_hands, env_hands  # noqa: E402
-from guobiao.calculator import calculate  # noqa: E402
-from guobiao.shanten import shanten  # noqa: E402
-from guobiao.tiles import TILES  # noqa: E402
+from guobiao.core.shanten import shanten  # noqa: E402
+from guobiao.core.tiles import TILES  # noqa: E402
+from guobiao.scoring.calculator import calculate  # noqa: E402
 
 NAMES = [str(TILES[t]) for t in range(34)]
 Position = tuple[list[int], int, tuple[tuple[str, str, int], ...], tuple[str, ...]]

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from guobiao.arena import Reply
-from guobiao.tiles import Tile
+from guobiao.botzone.arena import Reply
+from guobiao.core.tiles import Tile
 
 
 def build_wall(hands: Mapping[int, str], draws: Mapping[int, str] | None = None) -> list[int]:

@@ -1,4 +1,4 @@
-"""Seeded generator of valid, winning MCR hands in the ``guobiao.jsonio`` input format.
+"""Seeded generator of valid, winning MCR hands in the ``guobiao.cli.jsonio`` input format.
 
 Every hand is built from a winning shape (4 sets + a pair, seven pairs, thirteen orphans, honours
 and knitted tiles, knitted straight + set + pair, nine gates), so the reference calculator always
@@ -19,7 +19,7 @@ finds a shape. Hands are real and consistent:
 Hands need not reach the 8-point minimum. Besides plain random hands, biased *families* reach
 every one of the 81 fans (and 明暗杠): see :data:`FAMILIES`. ``generate(n, seed)`` mixes the
 families; ``generate_family(name, n, seed)`` draws from one. Tile indices follow
-``guobiao.tiles``: W1-9 = 0-8, B1-9 = 9-17, T1-9 = 18-26, F1-4 = 27-30, J1-3 = 31-33.
+``guobiao.core.tiles``: W1-9 = 0-8, B1-9 = 9-17, T1-9 = 18-26, F1-4 = 27-30, J1-3 = 31-33.
 """
 
 from __future__ import annotations

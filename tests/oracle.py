@@ -6,7 +6,7 @@ PyMahjongGB binds ChineseOfficialMahjongHelper's ``calculate_fan``, compiled wit
 count and "more than 4 of a tile" (standing tiles only), neither the 8-point minimum nor flag
 consistency; it silently drops contradictory flags (和绝张 with a copy standing, 杠上开花 without
 a kong, 抢杠和 while holding the tile). Callers validate first (``handgen.hand_issues`` or
-``guobiao.jsonio``).
+``guobiao.cli.jsonio``).
 
 Reference names that differ from the 1998 table (see ``fan_calculator.h``, ``fan_name``):
 
@@ -174,7 +174,7 @@ def to_1998(fans: Mapping[str, int]) -> dict[str, int]:
 
 
 def reference_evaluate(obj: Mapping[str, Any], rules: str = "mil") -> dict[str, Any]:
-    """The reference's answer in the ``guobiao.jsonio.evaluate`` output format (fans by points)."""
+    """The reference's answer in the ``guobiao.cli.jsonio.evaluate`` output format (fans by points)."""
     if rules not in ("mil", "1998"):
         raise ValueError(f"rules must be 'mil' or '1998', not {rules!r}")
     try:

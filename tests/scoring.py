@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from guobiao import Hand, WinContext, Wind, parse_hand
-from guobiao.calculator import calculate
-from guobiao.result import FanResult
+from guobiao.scoring.calculator import calculate
+from guobiao.scoring.result import FanResult
 
 PROFILES = ("1998", "mil")
 

@@ -1,4 +1,4 @@
-"""The local Botzone judge (guobiao.arena): scripted hands with scores worked out by hand, the
+"""The local Botzone judge (guobiao.botzone.arena): scripted hands with scores worked out by hand, the
 requests each seat receives, fouls, and external bot programs in every transport."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from arena_scenarios import Scripted, build_wall
-from guobiao.arena import (
+from guobiao.botzone.arena import (
     ExternalPlayer,
     GuobiaoPlayer,
     Match,
@@ -20,9 +20,9 @@ from guobiao.arena import (
     parse_bot_spec,
     play_match,
 )
-from guobiao.botzone_log import match_to_record, record_to_match
-from guobiao.game import Game
-from guobiao.wall import shuffled_tiles
+from guobiao.botzone.log import match_to_record, record_to_match
+from guobiao.table.game import Game
+from guobiao.table.wall import shuffled_tiles
 
 ROOT = Path(__file__).resolve().parents[1]
 PASSBOT = str(ROOT / "tests" / "bots" / "passbot.py")

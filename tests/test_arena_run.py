@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from guobiao.arena import (
+from guobiao.botzone.arena import (
     ArenaHand,
     arena_jobs,
     parse_bot_spec,

@@ -1,6 +1,6 @@
 """The bots (guobiao.bots): legal and deterministic on real game states, they take wins, the
 efficiency bot keeps the lowest shanten, the fan-aware bot wins more often than the efficiency bot,
-and the plans' shanten agrees with guobiao.shanten."""
+and the plans' shanten agrees with guobiao.core.shanten."""
 
 from __future__ import annotations
 
@@ -9,15 +9,16 @@ from collections.abc import Callable, Iterator, Sequence
 
 import pytest
 
-from guobiao import bots
 from guobiao.bots import Bot, EfficiencyBot, FanBot, RandomBot, threats
-from guobiao.calculator import calculate
-from guobiao.context import WinContext, Wind
-from guobiao.game import WIN, ActionKind, Game, Phase, SeatView
-from guobiao.hand import Hand, parse_hand
-from guobiao.shanten import regular_shanten, shanten, waits
-from guobiao.table import play_hand
-from guobiao.tiles import TILES
+from guobiao.bots import plans as bot_plans
+from guobiao.bots import view as bot_view
+from guobiao.core.context import WinContext, Wind
+from guobiao.core.hand import Hand, parse_hand
+from guobiao.core.shanten import regular_shanten, shanten, waits
+from guobiao.core.tiles import TILES
+from guobiao.scoring.calculator import calculate
+from guobiao.table.game import WIN, ActionKind, Game, Phase, SeatView
+from guobiao.table.play import play_hand
 
 BOT_TYPES: tuple[type[Bot], ...] = (RandomBot, EfficiencyBot, FanBot)
 
@@ -148,10 +149,10 @@ def test_efficiency_bot_folds_to_safe_tiles_when_far_from_ready(states: list[Sea
         discards = [a.tile for a in view.legal_actions if a.kind is ActionKind.DISCARD]
         if min(_discard_shanten(view, t) for t in discards if t is not None) < 2:
             continue
-        seen = [4 - u for u in bots._unseen(view, _counts(view))]
+        seen = [4 - u for u in bot_view._unseen(view, _counts(view))]
         against = threats(view)
-        risks = [bots.danger(t, view, against, seen) for t in discards if t is not None]
-        assert bots.danger(action.tile, view, against, seen) == min(risks)
+        risks = [bot_view.danger(t, view, against, seen) for t in discards if t is not None]
+        assert bot_view.danger(action.tile, view, against, seen) == min(risks)
         folded += 1
     assert folded >= 10
 
@@ -169,7 +170,7 @@ def test_efficiency_claims_only_to_improve(states: list[SeatView]) -> None:
         counts = _counts(view)
         melds = len(view.melds[view.seat])
         before = shanten(counts, melds)
-        after = bots._after_claim(counts, action, view.last_discard)
+        after = bot_view._after_claim(counts, action, view.last_discard)
         if action.kind is ActionKind.KONG:
             assert shanten(after, melds + 1) <= before
         else:
@@ -189,7 +190,7 @@ def _winning_waits(counts: list[int], view: SeatView, *, on_discard_only: bool) 
     melds = view.melds[view.seat]
     if shanten(counts, len(melds)) != 0:
         return False
-    unseen = bots._unseen(view, _counts(view))
+    unseen = bot_view._unseen(view, _counts(view))
     hand = Hand(tuple(TILES[t] for t in range(34) for _ in range(counts[t])), melds)
     ways = [(False, False)] if on_discard_only else [(False, False), (True, False), (False, True)]
     for w in waits(counts, len(melds)):
@@ -248,11 +249,11 @@ def test_plan_shanten_agrees_with_regular_shanten() -> None:
         counts = [0] * 34
         for t in wall[: 13 - 3 * melds + rng.randint(0, 1)]:
             counts[t] += 1
-        pos = bots._Position(counts, ())
-        vid = bots._combine(
-            bots._combine(bots._combine(pos.ids[0], pos.ids[1]), pos.ids[2]), pos.ids[3]
+        pos = bot_plans._Position(counts, ())
+        vid = bot_plans._combine(
+            bot_plans._combine(bot_plans._combine(pos.ids[0], pos.ids[1]), pos.ids[2]), pos.ids[3]
         )
-        assert bots._FINALS[vid][melds] == regular_shanten(counts, melds)
+        assert bot_plans._FINALS[vid][melds] == regular_shanten(counts, melds)
 
 
 def _plan_costs(text: str) -> dict[str, int]:
@@ -260,9 +261,9 @@ def _plan_costs(text: str) -> dict[str, int]:
     counts = [0] * 34
     for t in hand.standing:
         counts[t] += 1
-    pos = bots._Position(counts, tuple(bots._meld_key(m) for m in hand.melds))
+    pos = bot_plans._Position(counts, tuple(bot_plans._meld_key(m) for m in hand.melds))
     best: dict[str, int] = {}
-    for plan in bots._plans_for(0, 0):
+    for plan in bot_plans._plans_for(0, 0):
         cost = plan.cost(pos)
         if cost is not None:
             best[plan.name] = min(best.get(plan.name, 99), cost)
@@ -298,14 +299,16 @@ def test_a_plan_short_of_a_dead_tile_is_out() -> None:
     counts = [0] * 34
     for t in hand.standing:
         counts[t] += 1
-    dragons = [p for p in bots._plans_for(0, 0) if p.name == "花龙"]
+    dragons = [p for p in bot_plans._plans_for(0, 0) if p.name == "花龙"]
     unseen = [2] * 34
     assert (
-        min(c for p in dragons if (c := p.cost(bots._Position(counts, (), unseen))) is not None)
+        min(
+            c for p in dragons if (c := p.cost(bot_plans._Position(counts, (), unseen))) is not None
+        )
         == 0
     )
     unseen[TILES.index(TILES[26])] = 0  # T9
-    costs = [p.cost(bots._Position(counts, (), unseen)) for p in dragons]
+    costs = [p.cost(bot_plans._Position(counts, (), unseen)) for p in dragons]
     assert min(c for c in costs if c is not None) > 0
 
 

@@ -16,7 +16,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from guobiao.bots import make_bot
-from guobiao.botzone import (
+from guobiao.botzone.protocol import (
     BOTZONE_RULES,
     KEEP_RUNNING,
     BotzoneSeat,
@@ -40,11 +40,11 @@ from guobiao.botzone import (
     response_to_actions,
     run,
 )
-from guobiao.context import Wind
-from guobiao.game import PASS, WIN, Action, ActionKind, Game, Phase, SeatView
-from guobiao.melds import MeldKind
-from guobiao.rules import TableRules
-from guobiao.tiles import TILES, Tile
+from guobiao.core.context import Wind
+from guobiao.core.melds import MeldKind
+from guobiao.core.tiles import TILES, Tile
+from guobiao.table.game import PASS, WIN, Action, ActionKind, Game, Phase, SeatView
+from guobiao.table.rules import TableRules
 
 ROOT = Path(__file__).resolve().parents[1]
 A = ActionKind

@@ -23,14 +23,14 @@ from dataclasses import replace
 
 import pytest
 
-from guobiao.fans import Fan
-from guobiao.game import PASS, WIN, Action, ActionKind, Game, IllegalActionError, Phase
-from guobiao.melds import MeldKind
-from guobiao.rules import BOTZONE, COMPETITION, WALL_BUILDS, Rules, TableRules
-from guobiao.settlement import PenaltyKind
-from guobiao.shanten import shanten
-from guobiao.tiles import TILES, Tile
-from guobiao.wall import SEGMENT, SegmentWall, deal, deal_botzone, shuffled_tiles
+from guobiao.core.melds import MeldKind
+from guobiao.core.shanten import shanten
+from guobiao.core.tiles import TILES, Tile
+from guobiao.scoring.fans import Fan
+from guobiao.table.game import PASS, WIN, Action, ActionKind, Game, IllegalActionError, Phase
+from guobiao.table.rules import BOTZONE, COMPETITION, WALL_BUILDS, Rules, TableRules
+from guobiao.table.settlement import PenaltyKind
+from guobiao.table.wall import SEGMENT, SegmentWall, deal, deal_botzone, shuffled_tiles
 
 # -- building a Botzone wall ------------------------------------------------------------------
 

@@ -28,7 +28,7 @@ def compiled_modules() -> list[str]:
 def test_the_core_modules_are_the_build_under_test() -> None:
     expected = os.environ.get("GUOBIAO_EXPECT_COMPILED") == "1"
     names = compiled_modules()
-    assert "guobiao.game" in names
+    assert "guobiao.table.game" in names
     for name in names:
         path = importlib.import_module(name).__file__ or ""
         assert path.endswith((".so", ".pyd")) is expected, f"{name}: {path}"

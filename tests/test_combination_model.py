@@ -16,8 +16,8 @@ from itertools import combinations, combinations_with_replacement
 
 import pytest
 
-from guobiao._fan_ids import F
-from guobiao.combinations import (
+from guobiao.scoring._fan_ids import F
+from guobiao.scoring.combinations import (
     chow_combinations,
     pair_chow_fan,
     pair_pung_fan,
@@ -25,7 +25,7 @@ from guobiao.combinations import (
     triple_chow_fan,
     triple_pung_fan,
 )
-from guobiao.fans import Fan
+from guobiao.scoring.fans import Fan
 
 POINTS = {f.number: f.points for f in Fan}
 CHOWS = [s * 9 + r for s in range(3) for r in range(7)]

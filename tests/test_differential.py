@@ -1,4 +1,4 @@
-"""Differential test: ``guobiao.jsonio.evaluate`` against the reference calculator (PyMahjongGB).
+"""Differential test: ``guobiao.cli.jsonio.evaluate`` against the reference calculator (PyMahjongGB).
 
 100,000 generated winning hands (``handgen``, seeded) are scored by both sides:
 
@@ -63,13 +63,13 @@ def reference(hands: list[tuple[str, dict[str, Any]]]) -> list[dict[str, int]]:
 
 
 def _evaluate() -> Any:
-    from guobiao.jsonio import evaluate
+    from guobiao.cli.jsonio import evaluate
 
     return evaluate
 
 
 def test_fan_table_matches_the_project() -> None:
-    from guobiao.fans import Fan
+    from guobiao.scoring.fans import Fan
 
     assert {f.zh: f.points for f in Fan} == oracle.FAN_POINTS
 
@@ -109,7 +109,7 @@ def test_every_family_produces_winning_hands() -> None:
 
 def _run(hands: list[tuple[str, dict[str, Any]]], rules: str) -> dict[str, Any]:
     evaluate = _evaluate()
-    from guobiao.fans import Fan
+    from guobiao.scoring.fans import Fan
 
     en_names = {f.zh: f.en for f in Fan}
     rejected: list[tuple[str, dict[str, Any], str]] = []

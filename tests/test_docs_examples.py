@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from guobiao.calculator import calculate
-from guobiao.context import WinContext, Wind
-from guobiao.hand import Hand, parse_hand
+from guobiao.core.context import WinContext, Wind
+from guobiao.core.hand import Hand, parse_hand
+from guobiao.scoring.calculator import calculate
 
 DOC = Path(__file__).resolve().parents[1] / "docs" / "rules.md"
 

@@ -14,15 +14,15 @@ import pytest
 from gymnasium.utils.env_checker import check_env
 from pettingzoo.test import api_test, parallel_api_test, seed_test
 
+from guobiao.core.tiles import TILES
 from guobiao.env import spaces
 from guobiao.env.aec import GuobiaoAECEnv, env, raw_env
 from guobiao.env.gym import SingleSeatEnv
 from guobiao.env.observation import OBS_SIZE, observation_bounds
 from guobiao.env.parallel import GuobiaoParallelEnv, parallel_env
-from guobiao.game import Action, ActionKind, Game, IllegalActionError, Phase
-from guobiao.rules import BOTZONE, COMPETITION, TableRules
-from guobiao.tiles import TILES
-from guobiao.wall import deal_botzone
+from guobiao.table.game import Action, ActionKind, Game, IllegalActionError, Phase
+from guobiao.table.rules import BOTZONE, COMPETITION, TableRules
+from guobiao.table.wall import deal_botzone
 
 VARIANTS = [pytest.param(COMPETITION, id="competition"), pytest.param(BOTZONE, id="botzone")]
 
@@ -516,7 +516,7 @@ def test_gym_rejects_bad_arguments() -> None:
 
 def test_the_core_does_not_load_numpy_or_the_rl_packages() -> None:
     code = (
-        "import sys, guobiao, guobiao.game, guobiao.table, guobiao.bots, guobiao.rules\n"
+        "import sys, guobiao, guobiao.table.game, guobiao.table.play, guobiao.bots, guobiao.table.rules\n"
         "bad = {'numpy', 'gymnasium', 'pettingzoo', 'guobiao.env'} & set(sys.modules)\n"
         "assert not bad, bad\n"
     )

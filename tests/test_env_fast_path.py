@@ -13,8 +13,8 @@ import pytest
 from guobiao.env._table import Table
 from guobiao.env.observation import Encoder
 from guobiao.env.spaces import action_index
-from guobiao.game import Game
-from guobiao.rules import BOTZONE, COMPETITION, TableRules
+from guobiao.table.game import Game
+from guobiao.table.rules import BOTZONE, COMPETITION, TableRules
 
 VARIANTS = [pytest.param(COMPETITION, id="competition"), pytest.param(BOTZONE, id="botzone")]
 

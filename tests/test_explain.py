@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from guobiao.calculator import calculate
-from guobiao.context import WinContext
-from guobiao.fans import Fan
-from guobiao.hand import Hand, parse_hand
-from guobiao.result import FanResult
+from guobiao.core.context import WinContext
+from guobiao.core.hand import Hand, parse_hand
+from guobiao.scoring.calculator import calculate
+from guobiao.scoring.fans import Fan
+from guobiao.scoring.result import FanResult
 
 
 def explain(text: str, self_drawn: bool = False, rules: str = "1998") -> FanResult:
@@ -84,7 +84,7 @@ def test_every_counted_fan_of_every_family_has_a_basis() -> None:
 
     sys.path.insert(0, str(Path(__file__).resolve().parent))
     import handgen
-    from guobiao.jsonio import hand_from_json
+    from guobiao.cli.jsonio import hand_from_json
 
     for obj in handgen.generate(3000, 12345):
         hand, context = hand_from_json(obj)

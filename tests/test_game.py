@@ -17,8 +17,11 @@ from typing import Any
 
 import pytest
 
-from guobiao.fans import Fan
-from guobiao.game import (
+from guobiao.core.melds import Meld, MeldKind
+from guobiao.core.shanten import shanten
+from guobiao.core.tiles import TILES, Tile
+from guobiao.scoring.fans import Fan
+from guobiao.table.game import (
     PASS,
     WIN,
     Action,
@@ -27,13 +30,10 @@ from guobiao.game import (
     IllegalActionError,
     Phase,
 )
-from guobiao.melds import Meld, MeldKind
-from guobiao.rules import BOTZONE, COMPETITION, TableRules
-from guobiao.settlement import PenaltyKind
-from guobiao.shanten import shanten
-from guobiao.table import play_hand
-from guobiao.tiles import TILES, Tile
-from guobiao.wall import deal_from
+from guobiao.table.play import play_hand
+from guobiao.table.rules import BOTZONE, COMPETITION, TableRules
+from guobiao.table.settlement import PenaltyKind
+from guobiao.table.wall import deal_from
 
 NO_FLOWERS = TableRules(flowers=False)
 DICE = (3, 4, 2, 5)

@@ -9,11 +9,11 @@ import random
 
 import pytest
 
-from guobiao.game import Action, ActionKind, Game, Phase, SeatView
-from guobiao.melds import MeldKind
-from guobiao.rules import BOTZONE, COMPETITION, TableRules
-from guobiao.shanten import waits
-from guobiao.tiles import TILES
+from guobiao.core.melds import MeldKind
+from guobiao.core.shanten import waits
+from guobiao.core.tiles import TILES
+from guobiao.table.game import Action, ActionKind, Game, Phase, SeatView
+from guobiao.table.rules import BOTZONE, COMPETITION, TableRules
 
 VARIANTS = [pytest.param(COMPETITION, id="competition"), pytest.param(BOTZONE, id="botzone")]
 

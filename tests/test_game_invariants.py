@@ -19,12 +19,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from guobiao.context import Wind
-from guobiao.game import PASS, WIN, Action, ActionKind, Game, HandResult, Phase
-from guobiao.melds import MeldKind
-from guobiao.rules import COMPETITION, TableRules
-from guobiao.settlement import Penalty, PenaltyKind
-from guobiao.shanten import shanten
+from guobiao.core.context import Wind
+from guobiao.core.melds import MeldKind
+from guobiao.core.shanten import shanten
+from guobiao.table.game import PASS, WIN, Action, ActionKind, Game, HandResult, Phase
+from guobiao.table.rules import COMPETITION, TableRules
+from guobiao.table.settlement import Penalty, PenaltyKind
 from test_game import snapshot
 
 NO_FLOWERS = TableRules(flowers=False)

@@ -6,9 +6,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from guobiao.hand import Hand, format_hand, parse_hand, parse_tiles
-from guobiao.melds import Meld, MeldKind
-from guobiao.tiles import TILES, TileParseError
+from guobiao.core.hand import Hand, format_hand, parse_hand, parse_tiles
+from guobiao.core.melds import Meld, MeldKind
+from guobiao.core.tiles import TILES, TileParseError
 
 
 def test_botzone_and_compact_forms_are_the_same_hand() -> None:

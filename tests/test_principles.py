@@ -22,8 +22,8 @@ from typing import Any
 import pytest
 
 from guobiao import Fan
-from guobiao.jsonio import evaluate
-from guobiao.result import FanResult
+from guobiao.cli.jsonio import evaluate
+from guobiao.scoring.result import FanResult
 from scoring import fan_table, score
 
 

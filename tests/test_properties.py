@@ -13,15 +13,15 @@ from hypothesis import strategies as st
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import handgen
-from guobiao.calculator import calculate
-from guobiao.context import WinContext
-from guobiao.fans import Fan
-from guobiao.hand import Hand
-from guobiao.jsonio import hand_from_json
-from guobiao.melds import Meld
-from guobiao.result import FanResult
-from guobiao.shapes import CHOW, PAIR, decompose
-from guobiao.tiles import TILES
+from guobiao.cli.jsonio import hand_from_json
+from guobiao.core.context import WinContext
+from guobiao.core.hand import Hand
+from guobiao.core.melds import Meld
+from guobiao.core.shapes import CHOW, PAIR, decompose
+from guobiao.core.tiles import TILES
+from guobiao.scoring.calculator import calculate
+from guobiao.scoring.fans import Fan
+from guobiao.scoring.result import FanResult
 
 seeds = st.integers(min_value=0, max_value=2**32 - 1)
 # Fans tied to one suit (绿一色 is bamboo, 推不倒 dots and bamboo): not symmetric under suit swaps.

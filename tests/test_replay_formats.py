@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from guobiao.arena import GuobiaoPlayer, play_match
-from guobiao.botzone_log import (
+from guobiao.botzone.arena import GuobiaoPlayer, play_match
+from guobiao.botzone.log import (
     is_match_log,
     match_scores,
     match_to_record,
@@ -21,10 +21,10 @@ from guobiao.botzone_log import (
     verify_match,
 )
 from guobiao.cli import main
-from guobiao.game import Game
-from guobiao.replay import LOG_VERSION, hand_lines, read_log, verify_log, write_log
-from guobiao.rules import BOTZONE
-from guobiao.wall import shuffled_tiles
+from guobiao.table.game import Game
+from guobiao.table.replay import LOG_VERSION, hand_lines, read_log, verify_log, write_log
+from guobiao.table.rules import BOTZONE
+from guobiao.table.wall import shuffled_tiles
 
 ROOT = Path(__file__).resolve().parents[1]
 KINDS = ("fan", "efficiency", "random", "fan")

@@ -23,7 +23,7 @@ import pytest
 from sqlalchemy import select
 from sqlalchemy.orm import Session as OrmSession
 
-from guobiao.settlement import Penalty, PenaltyKind
+from guobiao.table.settlement import Penalty, PenaltyKind
 from guobiao.tournament import reports
 from guobiao.tournament.models import HandRecord, PenaltyRecord, Player
 from guobiao.tournament.reports import (

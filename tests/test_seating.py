@@ -7,7 +7,7 @@ from collections import Counter
 
 import pytest
 
-from guobiao.session import seating as session_seating
+from guobiao.table.session import seating as session_seating
 from guobiao.tournament import best_possible, draw_session_one, quality, schedule
 from guobiao.tournament.seating import Schedule
 

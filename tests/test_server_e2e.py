@@ -20,8 +20,8 @@ from typing import Any
 import pytest
 from playwright import sync_api
 
-from guobiao.game import Action, ActionKind, Game
 from guobiao.server.rooms import Limits, Room, default_action
+from guobiao.table.game import Action, ActionKind, Game
 from test_server_restart import free_port, server
 
 CHROMIUM = os.environ.get("GUOBIAO_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"

@@ -17,10 +17,10 @@ pytest.importorskip("fastapi")
 
 from fastapi.testclient import TestClient
 
-from guobiao.game import Action, Game
 from guobiao.server.app import create_app
 from guobiao.server.protocol import replay_frames
 from guobiao.server.rooms import Limits, Room, RoomError
+from guobiao.table.game import Action, Game
 from test_server_app import new_room, play_randomly
 
 Message = dict[str, Any]

@@ -8,8 +8,7 @@ from typing import Any
 
 import pytest
 
-from guobiao.game import PASS, Action, ActionKind, Game, Phase
-from guobiao.melds import MeldKind
+from guobiao.core.melds import MeldKind
 from guobiao.server.protocol import (
     ProtocolError,
     hints,
@@ -19,6 +18,7 @@ from guobiao.server.protocol import (
 )
 from guobiao.server.rooms import PLACES, Limits, Lobby, Notice, Room, RoomError, default_action
 from guobiao.server.store import RoomStore
+from guobiao.table.game import PASS, Action, ActionKind, Game, Phase
 
 FAST = Limits(first_discard=30, turn=15, claim=5, grace=30, bot_delay=0, between_hands=0, rate=20)
 

@@ -17,15 +17,15 @@ from click.testing import CliRunner
 from fastapi.testclient import TestClient
 
 from guobiao.cli import main
-from guobiao.server.accounts import (
+from guobiao.server.app import create_app
+from guobiao.server.tournament import COOKIE
+from guobiao.tournament.accounts import (
     SessionSigner,
     add_account,
     authenticate,
     hash_password,
     verify_password,
 )
-from guobiao.server.app import create_app
-from guobiao.server.tournament import COOKIE
 from guobiao.tournament.store import open_store
 
 PLAYERS = "number,name,team\n" + "".join(

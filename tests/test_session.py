@@ -19,8 +19,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from guobiao.context import Wind
-from guobiao.session import (
+from guobiao.core.context import Wind
+from guobiao.table.session import (
     HANDS_PER_SESSION,
     ROUND_START,
     STARTING_POINTS,
@@ -29,7 +29,7 @@ from guobiao.session import (
     seating,
     standard_points,
 )
-from guobiao.settlement import HandOutcome, Penalty, PenaltyKind, settle
+from guobiao.table.settlement import HandOutcome, Penalty, PenaltyKind, settle
 
 PLAYERS = ("A", "B", "C", "D")
 ZERO = (0, 0, 0, 0)

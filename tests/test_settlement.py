@@ -17,7 +17,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from guobiao.settlement import (
+from guobiao.table.settlement import (
     BASE_POINTS,
     VIOLATION_AMOUNTS,
     HandOutcome,

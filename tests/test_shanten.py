@@ -1,4 +1,4 @@
-"""Tests of guobiao.shanten: cases from the rules, differential tests against MahjongGB, properties.
+"""Tests of guobiao.core.shanten: cases from the rules, differential tests against MahjongGB, properties.
 
 The differential part compares every shape's shanten and useful tiles with PyMahjongGB 1.4.0 (the
 C++ reference) on seeded random hands, some uniform, most biased towards ready or special shapes.
@@ -19,8 +19,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from guobiao.hand import parse_hand, parse_tiles
-from guobiao.shanten import (
+from guobiao.core.hand import parse_hand, parse_tiles
+from guobiao.core.shanten import (
     DiscardOption,
     Shape,
     clear_caches,
@@ -37,7 +37,7 @@ from guobiao.shanten import (
     useful_tiles,
     waits,
 )
-from guobiao.tiles import TILES
+from guobiao.core.tiles import TILES
 
 NAMES = [str(TILES[i]) for i in range(34)]
 INDEX = {name: i for i, name in enumerate(NAMES)}

@@ -29,8 +29,8 @@ from alembic.migration import MigrationContext
 from sqlalchemy import create_engine, inspect, make_url, text
 from sqlalchemy.orm import Session as OrmSession
 
-from guobiao.session import Session
-from guobiao.settlement import HandOutcome, Penalty, PenaltyKind, settle
+from guobiao.table.session import Session
+from guobiao.table.settlement import HandOutcome, Penalty, PenaltyKind, settle
 from guobiao.tournament.models import Base
 from guobiao.tournament.ranking import individual_ranking
 from guobiao.tournament.seating import Schedule, SessionSeating, Table

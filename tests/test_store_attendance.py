@@ -13,7 +13,7 @@ import pytest
 from alembic import command
 from sqlalchemy import create_engine, text
 
-from guobiao.settlement import Penalty, PenaltyKind
+from guobiao.table.settlement import Penalty, PenaltyKind
 from guobiao.tournament.ranking import individual_ranking, player_histories
 from guobiao.tournament.seating import Schedule, SessionSeating, Table
 from guobiao.tournament.store import PlayerRow, Store, StoreError, alembic_config, open_store

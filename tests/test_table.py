@@ -9,10 +9,10 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from guobiao.cli import main
-from guobiao.game import Action, ActionKind, SeatView
-from guobiao.replay import read_log, session_lines, verify_log, write_log
-from guobiao.rules import COMPETITION, TableRules
-from guobiao.table import play_hand, play_session
+from guobiao.table.game import Action, ActionKind, SeatView
+from guobiao.table.play import play_hand, play_session
+from guobiao.table.replay import read_log, session_lines, verify_log, write_log
+from guobiao.table.rules import COMPETITION, TableRules
 
 
 class Greedy:

@@ -1,7 +1,7 @@
 """`guobiao play`: a person at a terminal against three bots (issue 3 item 8).
 
 The command is driven with scripted input through click's CliRunner, and the person's agent
-(:class:`guobiao.terminal.TerminalPlayer`) and its input parsing directly.
+(:class:`guobiao.cli.terminal.TerminalPlayer`) and its input parsing directly.
 """
 
 from __future__ import annotations
@@ -17,11 +17,7 @@ from click.testing import CliRunner
 from rich.console import Console
 
 from guobiao.cli import main
-from guobiao.context import Wind
-from guobiao.game import PASS, WIN, Action, ActionKind, Game, Phase, SeatView
-from guobiao.hand import parse_tiles
-from guobiao.replay import read_log, verify_log
-from guobiao.terminal import (
+from guobiao.cli.terminal import (
     EXIT_EOF,
     EXIT_INTERRUPTED,
     InputError,
@@ -34,7 +30,11 @@ from guobiao.terminal import (
     play_at_terminal,
     tile_text,
 )
-from guobiao.tiles import Tile
+from guobiao.core.context import Wind
+from guobiao.core.hand import parse_tiles
+from guobiao.core.tiles import Tile
+from guobiao.table.game import PASS, WIN, Action, ActionKind, Game, Phase, SeatView
+from guobiao.table.replay import read_log, verify_log
 
 ALWAYS_FIRST = "1\n" * 3000  # choose the first menu entry at every prompt
 
@@ -280,7 +280,7 @@ def test_invalid_input_is_reprompted_then_accepted() -> None:
 
 
 def test_eof_and_quit_leave_the_table() -> None:
-    from guobiao.terminal import QuitGame
+    from guobiao.cli.terminal import QuitGame
 
     view = Game(seed=4).view(0)
     player, _, _ = person([])

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from guobiao.tiles import (
+from guobiao.core.tiles import (
     FLOWERS,
     PLAYING_TILES,
     TERMINALS_AND_HONORS,

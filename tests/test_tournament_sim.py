@@ -20,9 +20,9 @@ from collections.abc import Mapping, Sequence
 from fractions import Fraction
 
 from guobiao.bots import make_bot
-from guobiao.game import HandResult
-from guobiao.rules import COMPETITION
-from guobiao.table import play_session
+from guobiao.table.game import HandResult
+from guobiao.table.play import play_session
+from guobiao.table.rules import COMPETITION
 from guobiao.tournament.ranking import Standing, individual_ranking, team_ranking
 from guobiao.tournament.seating import Schedule, best_possible, quality, schedule
 from guobiao.tournament.store import PlayerRow, open_store

@@ -4,7 +4,7 @@
 - 第九条58 和绝张: the other three copies are visible, so the hand cannot hold one.
 - 第九条46 杠上开花: the winning tile is a kong's replacement, so the hand has a kong.
 - 第九条47 抢杠和: the tile robbed from another's pung is the 4th, so the hand cannot hold one.
-- ``guobiao.jsonio.evaluate`` never raises: malformed input is ``{"ok": false, "reason": "invalid"}``,
+- ``guobiao.cli.jsonio.evaluate`` never raises: malformed input is ``{"ok": false, "reason": "invalid"}``,
   tiles without a winning shape ``{"ok": false, "reason": "not_winning"}``.
 """
 
@@ -16,10 +16,10 @@ from typing import Any
 import pytest
 
 from guobiao import Hand, WinContext, Wind, parse_hand
-from guobiao.calculator import calculate
-from guobiao.jsonio import evaluate
-from guobiao.result import FanResult, InvalidHandError
-from guobiao.tiles import Tile
+from guobiao.cli.jsonio import evaluate
+from guobiao.core.tiles import Tile
+from guobiao.scoring.calculator import calculate
+from guobiao.scoring.result import FanResult, InvalidHandError
 
 
 def score(text: str, *, rules: str = "1998", **flags: Any) -> FanResult:
@@ -127,7 +127,7 @@ def test_not_winning(hand: str) -> None:
 
 
 # ------------------------------------------------------------------------------------------------
-# guobiao.jsonio.evaluate
+# guobiao.cli.jsonio.evaluate
 
 GOOD: dict[str, Any] = {
     "concealed": ["T6", "T7", "T8", "T5", "T5", "F1", "F1"],

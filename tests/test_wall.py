@@ -16,9 +16,9 @@ import pytest
 from hypothesis import Phase, given, settings
 from hypothesis import strategies as st
 
-from guobiao.game import Game
-from guobiao.rules import COMPETITION, TableRules
-from guobiao.wall import (
+from guobiao.table.game import Game
+from guobiao.table.rules import COMPETITION, TableRules
+from guobiao.table.wall import (
     Deal,
     Wall,
     deal,

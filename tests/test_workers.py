@@ -12,9 +12,9 @@ import pytest
 from click.testing import CliRunner
 
 from guobiao.cli import main
-from guobiao.rules import COMPETITION
-from guobiao.simulation import play_job, session_jobs
-from guobiao.workers import WorkerError, run_jobs
+from guobiao.jobs.simulation import play_job, session_jobs
+from guobiao.jobs.workers import WorkerError, run_jobs
+from guobiao.table.rules import COMPETITION
 
 
 def square(x: int) -> int:
@@ -66,10 +66,10 @@ def test_ray_local_gives_the_serial_results() -> None:
 
 def test_without_ray_the_error_says_how_to_install(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "ray", None)
-    with pytest.raises(WorkerError, match=r"pip install 'guobiao\[ray\]'"):
+    with pytest.raises(ModuleNotFoundError, match=r"pip install 'guobiao\[ray\]'"):
         run_jobs(square, [1, 2], ray_address="local")
     result = CliRunner().invoke(main, ["simulate", "-n", "2", "--ray-address", "local"])
-    assert result.exit_code == 1 and "Ray is not installed" in result.output
+    assert result.exit_code == 2 and "pip install 'guobiao[ray]'" in result.output
     assert "Traceback" not in result.output
 
 

@@ -13,8 +13,8 @@ default) or ``rules=BOTZONE`` (the Botzone judge), and rewards the settlement at
 
 from __future__ import annotations
 
-from .observation import OBS_SIZE, Board, Encoder, observation_bounds
-from .spaces import N_ACTIONS, action_index, chow_index, describe, index_action
+from guobiao.env.observation import OBS_SIZE, Board, Encoder, observation_bounds
+from guobiao.env.spaces import N_ACTIONS, action_index, chow_index, describe, index_action
 
 __all__ = [
     "N_ACTIONS",

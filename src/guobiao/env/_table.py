@@ -10,11 +10,11 @@ import numpy as np
 import numpy.typing as npt
 from gymnasium import spaces
 
-from ..game import Game, IllegalActionError
-from ..rules import COMPETITION, TableRules
-from ..wall import Deal
-from .observation import OBS_SIZE, Board, observation_bounds
-from .spaces import N_ACTIONS, MaskBuilder
+from guobiao.env.observation import OBS_SIZE, Board, observation_bounds
+from guobiao.env.spaces import N_ACTIONS, MaskBuilder
+from guobiao.table.game import Game, IllegalActionError
+from guobiao.table.rules import COMPETITION, TableRules
+from guobiao.table.wall import Deal
 
 __all__ = ["AGENTS", "ILLEGAL_ACTIONS", "Table", "action_space", "observation_space"]
 
@@ -22,7 +22,7 @@ AGENTS: Final = ("player_0", "player_1", "player_2", "player_3")
 """The agents by seat: ``player_0`` is East (the dealer), then South, West, North."""
 
 ILLEGAL_ACTIONS: Final = ("raise", "forfeit")
-"""What an action outside the mask does: raise :class:`~guobiao.game.IllegalActionError`, or end
+"""What an action outside the mask does: raise :class:`~guobiao.table.game.IllegalActionError`, or end
 the hand as a forfeit by that seat (``Game.forfeit(seat, "illegal action")``: it pays
 ``rules.forfeit_payment`` to each other seat, as the Botzone judge rules)."""
 

@@ -22,8 +22,8 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv  # type: ignore[import-untyped]
 
-from ..rules import COMPETITION, TableRules
-from ._table import AGENTS, Observation, Table, action_space, observation_space
+from guobiao.env._table import AGENTS, Observation, Table, action_space, observation_space
+from guobiao.table.rules import COMPETITION, TableRules
 
 __all__ = ["GuobiaoAECEnv", "env", "raw_env"]
 

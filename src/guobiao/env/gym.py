@@ -24,9 +24,9 @@ import gymnasium
 import numpy as np
 import numpy.typing as npt
 
-from ..bots import Bot, make_bot
-from ..rules import COMPETITION, TableRules
-from ._table import Table, action_space, observation_space
+from guobiao.bots import Bot, make_bot
+from guobiao.env._table import Table, action_space, observation_space
+from guobiao.table.rules import COMPETITION, TableRules
 
 __all__ = ["ENV_ID", "SingleSeatEnv"]
 

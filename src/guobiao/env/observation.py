@@ -1,5 +1,5 @@
 """The observation of one seat: a fixed-length ``int16`` vector built only from its
-:class:`~guobiao.game.SeatView` (``Game.view(seat)``): never another seat's hand or the wall.
+:class:`~guobiao.table.game.SeatView` (``Game.view(seat)``): never another seat's hand or the wall.
 
 Seats are relative to the observer: ``r = 0`` itself, ``1`` the next player (下家), ``2`` the
 opposite (对家), ``3`` the previous player (上家); absolute seat ``(seat + r) % 4``. Tiles are the
@@ -38,7 +38,7 @@ offsets           size   feature
 ================  =====  ==========================================================================
 
 :class:`Encoder` fills one seat's preallocated buffer (an ``array('h')`` shared with a numpy view)
-from a :class:`~guobiao.game.SeatView` (:meth:`Encoder.encode`). The environments' fast path is a
+from a :class:`~guobiao.table.game.SeatView` (:meth:`Encoder.encode`). The environments' fast path is a
 :class:`Board`: one buffer for the whole table, following the engine's change log
 (``Game.changes``) and its public live state (``Game.live_seat``, ``drawn_tile``,
 ``claimable_tile``, ``segments_left``) without building a view; a seat's observation is one
@@ -54,8 +54,8 @@ from typing import Any, Final
 import numpy as np
 import numpy.typing as npt
 
-from ..game import Game, LiveSeat, Phase, SeatView
-from ..melds import Meld, MeldKind
+from guobiao.core.melds import Meld, MeldKind
+from guobiao.table.game import Game, LiveSeat, Phase, SeatView
 
 __all__ = [
     "DISCARD_SLOTS",
@@ -438,7 +438,7 @@ class Board:
         return obs
 
     def sync(self, game: Game) -> None:
-        """Update the buffer to ``game`` now, by the engine's :attr:`~guobiao.game.Game.changes`
+        """Update the buffer to ``game`` now, by the engine's :attr:`~guobiao.table.game.Game.changes`
         since the last sync (everything for a new hand, every seat again at its end)."""
         buf = self.buffer
         changes = game.changes

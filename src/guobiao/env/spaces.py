@@ -16,7 +16,7 @@ indices     count  action
 
 The 21 chows: suit ``s`` (0 万 W, 1 饼 B, 2 条 T) and lowest rank ``r`` (0-6, i.e. 1-7) give
 ``c = 7·s + r``; the chow is tiles ``9·s + r``, ``+1``, ``+2``. A guobiao chow
-:class:`~guobiao.game.Action` names only its lowest tile, so its index needs the claimed tile
+:class:`~guobiao.table.game.Action` names only its lowest tile, so its index needs the claimed tile
 too (the discard on the table, ``SeatView.last_discard``); the index names both.
 
 :func:`action_index` maps an action to its index, :func:`index_action` maps back, and
@@ -28,9 +28,9 @@ from __future__ import annotations
 
 from typing import Final
 
-from .. import game as _game
-from ..game import Action, ActionKind
-from ..tiles import TILES
+from guobiao.core.tiles import TILES
+from guobiao.table import game as _game
+from guobiao.table.game import Action, ActionKind
 
 __all__ = [
     "ADDED_KONG",
@@ -197,7 +197,7 @@ class MaskBuilder:
 
 _ZEROS: Final = bytes(N_ACTIONS)
 
-# The engine's own action objects (module constants, alive as long as guobiao.game is): their
+# The engine's own action objects (module constants, alive as long as guobiao.table.game is): their
 # indices by identity, the mask's usual look-up. Chows are left out: their index needs the
 # claimed tile too.
 _ENGINE_INDEX: Final[dict[int, int]] = {

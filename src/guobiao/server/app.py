@@ -22,7 +22,7 @@ invite (private rooms) or no token (public rooms) watches. Messages: docs/web.md
 
 With a tournament database (``tournament_db``), the tournament pages and their API under ``/t/``
 and ``/api/t/`` (``guobiao.server.tournament``): public standings, seating, score sheets, the
-projector view and its clock, referee login and score entry (``guobiao.server.accounts``).
+projector view and its clock, referee login and score entry (``guobiao.tournament.accounts``).
 """
 
 from __future__ import annotations
@@ -43,9 +43,9 @@ from fastapi.responses import FileResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel
 
-from .protocol import ProtocolError, parse_client_message, tile_table
-from .rooms import Limits, Lobby, Notice, Room, RoomError
-from .store import RoomStore
+from guobiao.server.protocol import ProtocolError, parse_client_message, tile_table
+from guobiao.server.rooms import Limits, Lobby, Notice, Room, RoomError
+from guobiao.server.store import RoomStore
 
 __all__ = ["Hub", "create_app"]
 
@@ -323,7 +323,7 @@ def create_app(
     store = RoomStore(db_path)
     tournaments = None
     if tournament_db is not None:
-        from ..tournament.store import open_store
+        from guobiao.tournament.store import open_store
 
         tournaments = open_store(tournament_db)
     lobby = Lobby(limits)
@@ -462,8 +462,8 @@ def create_app(
         return FileResponse(STATIC / "replay.html")
 
     if tournaments is not None:
-        from .accounts import SessionSigner
-        from .tournament import tournament_router
+        from guobiao.server.tournament import tournament_router
+        from guobiao.tournament.accounts import SessionSigner
 
         router = tournament_router(
             tournaments,

@@ -23,10 +23,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any, Final
 
-from ..game import Action, ActionKind, Game, HandResult, Phase, SeatView
-from ..melds import Meld
-from ..shanten import discard_options, shanten, useful_tiles, waits
-from ..tiles import TILES, Tile
+from guobiao.core.melds import Meld
+from guobiao.core.shanten import discard_options, shanten, useful_tiles, waits
+from guobiao.core.tiles import TILES, Tile
+from guobiao.table.game import Action, ActionKind, Game, HandResult, Phase, SeatView
 
 __all__ = [
     "CLIENT_TYPES",

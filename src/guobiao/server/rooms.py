@@ -4,7 +4,7 @@ Pure Python (no web framework, no clock of its own): every method that depends o
 ``now`` (seconds, :func:`time.monotonic` in the server), so tests drive time by hand.
 
 - A room has four *places* (A B C D: the players seated E S W N at the session's first hand; the
-  seats then rotate as :func:`guobiao.session.seating` says). A place is empty, a person (with a
+  seats then rotate as :func:`guobiao.table.session.seating` says). A place is empty, a person (with a
   secret join token) or a bot.
 - :meth:`Room.act` validates a person's message against ``game.legal_actions(seat)``: anything
   else is a :class:`RoomError` and changes nothing.
@@ -25,11 +25,8 @@ import secrets
 from dataclasses import asdict, dataclass, field
 from typing import Any, Final, Literal
 
-from ..bots import BOT_KINDS, Bot, make_bot
-from ..game import PASS, Action, ActionKind, Game, IllegalActionError, Phase
-from ..rules import COMPETITION
-from ..session import Session
-from .protocol import (
+from guobiao.bots import BOT_KINDS, Bot, make_bot
+from guobiao.server.protocol import (
     hand_end_json,
     hints,
     meld_json,
@@ -38,6 +35,9 @@ from .protocol import (
     spectator_view,
     view_json,
 )
+from guobiao.table.game import PASS, Action, ActionKind, Game, IllegalActionError, Phase
+from guobiao.table.rules import COMPETITION
+from guobiao.table.session import Session
 
 __all__ = [
     "PLACES",

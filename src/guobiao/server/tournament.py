@@ -3,7 +3,7 @@ sheets for everyone, live; a projector view with the session clock; referee scor
 
 ``tournament_router(store, rooms, signer, ...)`` builds the routes (``create_app`` mounts them).
 Reading is public. Entering or correcting a table's totals, and the clock, need a login session
-of an account of *that* tournament (``guobiao.server.accounts``) and the session's CSRF token in
+of an account of *that* tournament (``guobiao.tournament.accounts``) and the session's CSRF token in
 the ``X-CSRF-Token`` header of the JSON POST. Every store call runs in the thread pool (FastAPI
 runs plain ``def`` handlers there), never on the event loop the game rooms share.
 
@@ -35,7 +35,9 @@ from pydantic import BaseModel, Field
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session as OrmSession
 
-from ..tournament.models import (
+from guobiao.server.store import RoomStore
+from guobiao.tournament.accounts import Account, Login, SessionSigner, authenticate, find_account
+from guobiao.tournament.models import (
     AuditEntry,
     GameTable,
     HandRecord,
@@ -46,10 +48,8 @@ from ..tournament.models import (
     Tournament,
     TournamentSession,
 )
-from ..tournament.ranking import format_points, individual_ranking, team_ranking
-from ..tournament.store import Store, StoreError
-from .accounts import Account, Login, SessionSigner, authenticate, find_account
-from .store import RoomStore
+from guobiao.tournament.ranking import format_points, individual_ranking, team_ranking
+from guobiao.tournament.store import Store, StoreError
 
 __all__ = ["COOKIE", "SessionClock", "Watcher", "tournament_router"]
 
@@ -265,7 +265,7 @@ class _Reader:
             }
 
     def standings(self, name: str) -> dict[str, Any]:
-        from ..tournament_common import read_info
+        from guobiao.tournament.queries import read_info
 
         info = read_info(self.store, name)
         results = self.store.table_results(name)
@@ -301,7 +301,7 @@ class _Reader:
         return {"tournament": name, "individual": individual, "teams": teams}
 
     def seating(self, name: str, session: int) -> dict[str, Any]:
-        from ..tournament_common import read_info, read_seating
+        from guobiao.tournament.queries import read_info, read_seating
 
         info = read_info(self.store, name)
         tables = []
@@ -443,14 +443,14 @@ def tournament_router(
 
     @router.get("/t/{name}/sheet/{session}/{table}", include_in_schema=False)
     def sheet_page(name: str, session: int, table: int) -> HTMLResponse:
-        from ..tournament.reports import score_sheet_html
+        from guobiao.tournament.reports import score_sheet_html
 
         body = read(lambda: score_sheet_html(store, name, session, table))
         return _live_report(body, name)
 
     @router.get("/t/{name}/results", include_in_schema=False)
     def results_page(name: str) -> HTMLResponse:
-        from ..tournament.reports import results_table_html
+        from guobiao.tournament.reports import results_table_html
 
         return _live_report(read(lambda: results_table_html(store, name)), name)
 
@@ -552,7 +552,7 @@ def tournament_router(
             raise _refused(400, "bad_scores", "give the four scores E S W N")
         if not set(body.deductions) <= set(WINDS):
             raise _refused(400, "bad_scores", "deductions are by seat E S W N")
-        from ..tournament_common import read_seating
+        from guobiao.tournament.queries import read_seating
 
         def save() -> None:
             seats = dict(read_seating(store, name, body.session))

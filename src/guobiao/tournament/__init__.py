@@ -1,6 +1,6 @@
 """Tournament manager (issue 4): seating (``seating``) and rankings (``ranking``)."""
 
-from .ranking import (
+from guobiao.tournament.ranking import (
     Entry,
     PlayerHistory,
     Standing,
@@ -10,7 +10,7 @@ from .ranking import (
     player_histories,
     team_ranking,
 )
-from .seating import (
+from guobiao.tournament.seating import (
     Bound,
     Quality,
     Schedule,

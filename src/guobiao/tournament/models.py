@@ -1,7 +1,7 @@
 """The tournament database: SQLAlchemy 2 models (an adapter; the core never imports it).
 
 Seats are 0-3 (E S W N). A ``SeatAssignment`` is the seat at the session's first hand (A B C D of
-``guobiao.session``); a ``HandRecord``'s seats and deltas are by seat wind *in that hand* (the
+``guobiao.table.session``); a ``HandRecord``'s seats and deltas are by seat wind *in that hand* (the
 rotation of 第五条九 maps one to the other). The schema is created and upgraded by the Alembic
 revisions in ``guobiao/tournament/migrations`` (``store.open_store`` runs them).
 """
@@ -189,7 +189,7 @@ class SessionAbsence(Base):
 class HandRecord(Base):
     """One hand (盘) of a table, numbered 0-15. Seats are seat winds in this hand. ``winner``
     ``None``: a drawn hand (荒牌); ``discarder`` ``None`` with a winner: self-drawn.
-    ``delta_*``: the settlement (``guobiao.settlement.settle``) by seat, penalties included."""
+    ``delta_*``: the settlement (``guobiao.table.settlement.settle``) by seat, penalties included."""
 
     __tablename__ = "hand_records"
     __table_args__ = (
@@ -223,7 +223,7 @@ class HandRecord(Base):
 
 class PenaltyRecord(Base):
     """A penalty (第十三条, 第十四条). With ``hand_id``: settled with that hand, ``seat`` and
-    ``payee_seat`` are seat winds in the hand (``guobiao.settlement.Penalty``). Without: a
+    ``payee_seat`` are seat winds in the hand (``guobiao.table.settlement.Penalty``). Without: a
     session-level deduction (lateness, 第十三条二(一)) of ``amount`` from ``player_id``."""
 
     __tablename__ = "penalties"
@@ -275,7 +275,7 @@ class AuditEntry(Base):
 
 class RefereeAccount(Base):
     """A person the organiser authorised to enter and correct a tournament's results on the web
-    pages (``guobiao tournament referee``; ``guobiao.server.accounts``). ``password_hash``:
+    pages (``guobiao tournament referee``; ``guobiao.tournament.accounts``). ``password_hash``:
     ``scrypt$n$r$p$salt$hash`` (hex); never the password. ``role``: "referee" (results) or
     "organiser" (results and the session clock). ``active`` False: removed, cannot log in."""
 

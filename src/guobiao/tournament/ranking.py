@@ -11,7 +11,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-from ..session import standard_points
+from guobiao.table.session import standard_points
 
 __all__ = [
     "Entry",

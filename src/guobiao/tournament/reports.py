@@ -29,7 +29,7 @@ from pathlib import Path
 from sqlalchemy import select
 from sqlalchemy.orm import Session as OrmSession
 
-from .models import (
+from guobiao.tournament.models import (
     GameTable,
     HandRecord,
     PenaltyRecord,
@@ -40,7 +40,7 @@ from .models import (
     Tournament,
     TournamentSession,
 )
-from .ranking import (
+from guobiao.tournament.ranking import (
     PlayerHistory,
     Standing,
     format_points,
@@ -49,8 +49,8 @@ from .ranking import (
     player_histories,
     team_ranking,
 )
-from .seating import Table as SeatingTable
-from .store import Store, StoreError
+from guobiao.tournament.seating import Table as SeatingTable
+from guobiao.tournament.store import Store, StoreError
 
 __all__ = [
     "CHROMIUM_CANDIDATES",

@@ -3,7 +3,7 @@
 第六条五(二) 依抽签结果就座: session one is a seeded draw. Later sessions are scheduled so players
 meet as many different opponents as possible, team-mates never share a table, and the starting
 winds are balanced. Player counts not divisible by four: byes or substitute places (第十二条).
-The seat rotation between rounds inside a session is ``guobiao.session.seating`` (第五条九); a
+The seat rotation between rounds inside a session is ``guobiao.table.session.seating`` (第五条九); a
 ``Table`` gives its players' seats at any hand through it. Method and figures: docs/seating.md.
 """
 
@@ -15,7 +15,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from ..session import seating as _session_seating
+from guobiao.table.session import seating as _session_seating
 
 __all__ = [
     "Bound",
@@ -37,7 +37,7 @@ _PERMS = tuple(itertools.permutations(range(4)))  # identity first: ties keep th
 @dataclass(frozen=True, slots=True)
 class Table:
     """One table of one session: ``seats`` are the players at E, S, W, N at the first hand
-    (A B C D of ``guobiao.session``)."""
+    (A B C D of ``guobiao.table.session``)."""
 
     number: int
     seats: tuple[str, str, str, str]

@@ -28,9 +28,9 @@ from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm import Session as OrmSession
 from sqlalchemy.orm import sessionmaker
 
-from ..session import STARTING_POINTS
-from ..settlement import HandOutcome, Penalty, settle
-from .models import (
+from guobiao.table.session import STARTING_POINTS
+from guobiao.table.settlement import HandOutcome, Penalty, settle
+from guobiao.tournament.models import (
     AuditEntry,
     GameTable,
     HandRecord,
@@ -43,9 +43,9 @@ from .models import (
     Tournament,
     TournamentSession,
 )
-from .ranking import Entry, TableResult
-from .seating import Schedule
-from .seating import Table as SeatingTable
+from guobiao.tournament.ranking import Entry, TableResult
+from guobiao.tournament.seating import Schedule
+from guobiao.tournament.seating import Table as SeatingTable
 
 __all__ = [
     "MIGRATIONS",
@@ -576,7 +576,7 @@ class Store:
         warnings: Sequence[Seat] = (),
     ) -> tuple[int, int, int, int]:
         """Record hand ``hand`` (0-15) of a table; returns the score changes by seat wind (E S W
-        N of that hand), computed by ``guobiao.settlement.settle``. ``winner=None``: 荒牌;
+        N of that hand), computed by ``guobiao.table.settlement.settle``. ``winner=None``: 荒牌;
         ``discarder=None`` with a winner: self-drawn. ``warnings``: seats warned (第十三条一),
         marked on the score sheet without points."""
         with self._write(f"{tournament!r}: record hand") as db:

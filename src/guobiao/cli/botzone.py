@@ -1,0 +1,275 @@
+"""``guobiao arena`` (the local Botzone judge, duplicate format), ``guobiao replay`` (check any
+log guobiao writes or reads) and ``guobiao botzone-bot`` (a guobiao bot on the Botzone protocol).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import click
+from rich.console import Console
+from rich.table import Table
+
+from guobiao.bots import BOT_KINDS
+from guobiao.cli.options import parallel_options
+from guobiao.cli.util import console as _console
+from guobiao.cli.util import fail as _fail
+from guobiao.scoring.calculator import PROFILES
+
+__all__ = ["arena", "botzone_bot", "replay"]
+
+
+@click.command()
+@click.option(
+    "--bots",
+    "bots_text",
+    required=True,
+    help="Four bots, comma-separated: fan, efficiency, random, cmd:PROGRAM ARGS (keep-running), "
+    "json:PROGRAM ARGS, simple:PROGRAM ARGS, or the path of an executable.",
+)
+@click.option(
+    "--deals", type=click.IntRange(1), default=10, show_default=True, help="Walls to play."
+)
+@click.option(
+    "--duplicate",
+    is_flag=True,
+    help="Play every wall in all 24 seat orders of the four bots (see --rotations).",
+)
+@click.option(
+    "--rotations",
+    is_flag=True,
+    help="With --duplicate: only the 4 rotations of the line-up (each bot once in each seat).",
+)
+@click.option("--seed", type=int, default=None, help="Makes the whole run reproducible.")
+@parallel_options("deals")
+@click.option(
+    "--time-limit",
+    type=click.FloatRange(0.01),
+    default=5.0,
+    show_default=True,
+    help="Seconds an external bot has for each answer.",
+)
+@click.option(
+    "--log-dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="Write every hand's Botzone match log and guobiao replay log here.",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print the results as one JSON object.")
+def arena(
+    bots_text: str,
+    deals: int,
+    duplicate: bool,
+    rotations: bool,
+    seed: int | None,
+    workers: int,
+    ray_address: str | None,
+    time_limit: float,
+    log_dir: Path | None,
+    as_json: bool,
+) -> None:
+    """Judge Botzone-variant hands between guobiao bots and Botzone bot programs (docs/arena.md).
+
+    Each deal is a 136-tile wall and a prevailing wind from the seed; with --duplicate it is
+    played in every seat order, so that each bot plays each wall from each seat. External bots
+    are subprocesses answering the judge's requests within --time-limit; a time-out, a crash,
+    garbage or an illegal answer costs the hand (-30, +10 to each other seat). Deals run in
+    parallel with --workers / --ray-address, with the same results as a serial run.
+
+    \b
+    Examples:
+      guobiao arena --bots fan,efficiency,efficiency,random --duplicate --deals 50 --seed 1
+      guobiao arena --bots "fan,cmd:guobiao botzone-bot --bot fan --seed {seed} --keep-running,random,random"
+      guobiao arena --bots fan,fan,fan,json:./mybot --deals 5 --log-dir logs
+    """
+    from rich.progress import Progress
+
+    from guobiao.botzone.arena import arena_jobs, parse_bot_spec, run_arena, summarize, write_logs
+    from guobiao.jobs.workers import WorkerError
+
+    texts = [t.strip() for t in bots_text.split(",") if t.strip()]
+    if len(texts) != 4:
+        _fail(f"--bots takes four bots separated by commas, not {len(texts)}")
+    try:
+        specs = [parse_bot_spec(t) for t in texts]
+    except ValueError as err:
+        _fail(f"--bots: {err}")
+    if rotations and not duplicate:
+        _fail("--rotations goes with --duplicate")
+    mode = ("rotations" if rotations else "all") if duplicate else "none"
+    jobs = arena_jobs(
+        deals,
+        specs,
+        seed=seed,
+        duplicate=mode,
+        time_limit=time_limit,
+        keep_logs=log_dir is not None,
+    )
+    with Progress(console=Console(stderr=True), transient=True, disable=as_json) as progress:
+        task = progress.add_task("deals", total=deals)
+        try:
+            results = run_arena(
+                jobs,
+                workers=workers,
+                ray_address=ray_address,
+                on_done=lambda k: progress.advance(task, k),
+            )
+        except WorkerError as err:
+            _fail(str(err), 1)
+    written = 0
+    if log_dir is not None:
+        try:
+            written = write_logs(log_dir, results, specs)
+        except OSError as err:
+            _fail(f"cannot write to --log-dir {log_dir}: {err}")
+    stats = summarize(specs, results)
+    hands = sum(len(h) for h in results)
+    if as_json:
+        out = {
+            "deals": deals,
+            "hands": hands,
+            "duplicate": mode,
+            "seed": seed,
+            "bots": [s.to_json() for s in stats],
+        }
+        click.echo(json.dumps(out, ensure_ascii=False))
+        return
+    console = _console()
+    table = Table(show_header=True, header_style="bold")
+    for column in ("", "Bot", "Hands", "Mean", "±95%", "Win", "Tsumo", "Deal-in", "Forfeit"):
+        table.add_column(column, justify="left" if column in ("", "Bot") else "right", no_wrap=True)
+    for s in stats:
+        ci = s.ci95
+        table.add_row(
+            "ABCD"[s.index],
+            s.bot,
+            str(s.hands),
+            f"{s.mean:+.2f}",
+            f"±{ci:.2f}" if ci is not None else "-",
+            f"{s.win_rate:.1%}",
+            f"{s.self_draw_rate:.1%}",
+            f"{s.deal_in_rate:.1%}",
+            str(s.forfeits),
+        )
+    console.print(table)
+    console.print(
+        f"{deals} deals x {hands // deals} seat orders = {hands} hands. Mean: score per hand; "
+        "±95%: its 95% confidence interval over deals (a deal's mean is the unit); Win, Tsumo "
+        "(self-drawn wins), Deal-in: per hand"
+        + (f"; {written} hands logged in {log_dir}" if log_dir is not None else "")
+    )
+
+
+@click.command()
+@click.argument("log", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--quiet", is_flag=True, help="Print only problems and the final line.")
+def replay(log: Path, quiet: bool) -> None:
+    """Replay a log and check it: a guobiao session log (`guobiao simulate --log-dir`, `guobiao
+    play --log`, `guobiao arena --log-dir`: JSON lines, docs/replay-log.md), a single hand record
+    (`Game.record()` as one JSON object) or a Botzone match log (`{"log": [...], "initdata":
+    {...}}`, docs/arena.md); the format is read from the content.
+
+    Every hand is rebuilt from its wall and actions (a Botzone log is judged again, every seat
+    answering what the log says); every request, settlement and score must come out exactly as
+    the log says. Exit code 0 when everything matches, 1 when anything differs (each difference
+    is listed), 2 when the file cannot be read.
+
+    \b
+    Examples:
+      guobiao simulate -n 1 --seed 7 --log-dir logs && guobiao replay logs/session-0001.jsonl
+      guobiao arena --bots fan,fan,fan,random --deals 1 --log-dir logs
+      guobiao replay logs/deal-0001-0123.botzone.json
+    """
+    from guobiao.botzone.log import verify_any
+    from guobiao.table.replay import LogError, read_log
+
+    try:
+        text = log.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        _fail(f"no such file: {log}")
+    except (OSError, UnicodeDecodeError) as err:
+        _fail(f"{log}: {err}")
+    try:
+        report = verify_any(text, lambda: read_log(log))
+    except LogError as err:
+        _fail(f"{log}: {err}")
+    console = _console()
+    for problem in report.problems:
+        console.print(f"[red]mismatch[/red] {problem}")
+    if not quiet:
+        scores = ", ".join(f"{p} {v}" for p, v in report.scores.items())
+        console.print(f"{report.kind.capitalize()} scores: {scores}")
+    if report.ok:
+        console.print(
+            f"Replayed {report.hands} hand{'s' if report.hands != 1 else ''} ({report.kind}): "
+            "every action, settlement and score matches."
+        )
+    else:
+        console.print(f"Replayed {report.hands} hands: {len(report.problems)} difference(s).")
+        sys.exit(1)
+
+
+@click.command("botzone-bot")
+@click.option(
+    "--bot",
+    "kind",
+    type=click.Choice(BOT_KINDS),
+    default="fan",
+    show_default=True,
+    help="The guobiao bot that chooses.",
+)
+@click.option("--seed", type=int, default=None, help="Seed the bot (ties, random choices).")
+@click.option(
+    "--transport",
+    type=click.Choice(["auto", "json", "simple"]),
+    default="auto",
+    show_default=True,
+    help="auto: a first line starting with { is JSON, a number the simple format.",
+)
+@click.option(
+    "--keep-running",
+    is_flag=True,
+    help="After each answer print >>>BOTZONE_REQUEST_KEEP_RUNNING<<< and read the next request.",
+)
+@click.option(
+    "--rules",
+    type=click.Choice(PROFILES),
+    default="mil",
+    show_default=True,
+    help="Fan profile that decides HU (the Botzone judge counts as the reference, mil).",
+)
+def botzone_bot(
+    kind: str, seed: int | None, transport: str, keep_running: bool, rules: str
+) -> None:
+    """Play Botzone's Chinese Standard Mahjong: read the judge's requests on stdin, answer on
+    stdout (docs/botzone.md).
+
+    \b
+    Try it:
+      echo '{"requests":["0 1 0"],"responses":[]}' | guobiao botzone-bot
+      {"response": "PASS"}
+    JSON (Botzone's default), one line in, one line out:
+      {"requests":["0 1 0","1 0 0 0 0 W1 W2 ...","3 0 DRAW","3 0 PLAY T5"],
+       "responses":["PASS","PASS","PASS"]}
+      -> {"response": "PASS"}       (or "PENG Y", "CHI M Y", "GANG", "HU")
+    Simple: the turn count n, then requests and my earlier answers alternating:
+      3 / 0 1 0 / PASS / 1 0 0 0 0 W1 W2 ... / PASS / 2 T6   -> PLAY T6
+    With --keep-running the process stays up and reads one request line per turn.
+    Requests: 0 seat quan; 1 f0 f1 f2 f3 <13 tiles> [flowers]; 2 T (I drew);
+    3 p BUHUA H | DRAW | PLAY X | PENG Y | CHI M Y | GANG | BUGANG X.
+    Malformed input: "error: ..." on stderr and exit code 2 (no answer).
+    """
+    from guobiao.bots import make_bot
+    from guobiao.botzone.protocol import run
+    from guobiao.table.rules import TableRules
+
+    table = TableRules(fan_profile=rules, flowers=False)
+    bot = make_bot(kind, seed, table)
+    try:
+        run(bot, sys.stdin, sys.stdout, transport=transport, keep_running=keep_running, rules=table)
+    except ValueError as err:  # ProtocolError, and any request the state cannot take
+        _fail(str(err).replace("\n", " "))
+    except KeyboardInterrupt:
+        sys.exit(130)

@@ -1,0 +1,277 @@
+"""``guobiao play`` (a person at the terminal against bots) and ``guobiao simulate`` (bot
+sessions, serially, in processes or on Ray).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import click
+from rich.console import Console
+from rich.table import Table
+
+from guobiao.bots import BOT_KINDS
+from guobiao.cli.options import RULES_OPTION, WIND, parallel_options
+from guobiao.cli.util import console as _console
+from guobiao.cli.util import fail as _fail
+from guobiao.core.context import Wind
+
+__all__ = ["play", "simulate"]
+
+
+def _bot_specs(text: str) -> list[str]:
+    names = [n.strip().lower() for n in text.split(",") if n.strip()]
+    if not 1 <= len(names) <= 4:
+        _fail(
+            "--bots takes 1 to 4 bot names separated by commas (the last repeats to fill 4 seats)"
+        )
+    unknown = [n for n in names if n not in BOT_KINDS]
+    if unknown:
+        _fail(f"unknown bot(s): {', '.join(unknown)} (choose from {', '.join(BOT_KINDS)})")
+    return names + [names[-1]] * (4 - len(names))
+
+
+@click.command()
+@click.option(
+    "-n",
+    "--sessions",
+    "count",
+    type=click.IntRange(1),
+    default=10,
+    show_default=True,
+    help="Sessions to play.",
+)
+@click.option(
+    "--bots",
+    "bots_text",
+    default="fan,efficiency,efficiency,efficiency",
+    show_default=True,
+    help="The four players' bots (random, efficiency, fan), comma-separated.",
+)
+@click.option("--seed", type=int, default=None, help="Makes the whole run reproducible.")
+@click.option(
+    "--hands", type=click.IntRange(1, 16), default=16, show_default=True, help="Hands per session."
+)
+@RULES_OPTION
+@click.option("--no-flowers", is_flag=True, help="Play without the 8 flowers (136 tiles).")
+@click.option(
+    "--log-dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="Write one replay log per session here (read them with `guobiao replay`).",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print the summary as one JSON object.")
+@parallel_options("sessions")
+def simulate(
+    count: int,
+    bots_text: str,
+    seed: int | None,
+    hands: int,
+    rules: str,
+    no_flowers: bool,
+    log_dir: Path | None,
+    as_json: bool,
+    workers: int,
+    ray_address: str | None,
+) -> None:
+    """Play sessions between bots and summarise: win rate, average fan, deal-ins, points.
+
+    Each session is 4 rounds x 4 hands (or --hands) with the 1998 seat rotation; player P1 gets
+    the first bot, P2 the second, and so on, for every session. With --seed the run is exactly
+    reproducible, and every log in --log-dir replays with `guobiao replay`. --workers and
+    --ray-address spread the sessions over processes or a Ray cluster: the results are the
+    same as a serial run with the same seed (docs/distributed.md).
+
+    \b
+    Examples:
+      guobiao simulate -n 100 --bots fan,efficiency,efficiency,efficiency --seed 1
+      guobiao simulate -n 5 --bots random --log-dir logs && guobiao replay logs/session-0001.jsonl
+      guobiao simulate -n 400 --seed 1 --workers 2
+      guobiao simulate -n 4000 --seed 1 --workers 64 --ray-address auto
+    """
+    import time
+
+    from rich.progress import Progress
+
+    from guobiao.jobs.simulation import play_job, session_jobs
+    from guobiao.jobs.workers import WorkerError, run_jobs
+    from guobiao.table.replay import session_lines, write_log
+    from guobiao.table.rules import TableRules
+    from guobiao.table.summary import summarize
+
+    names = _bot_specs(bots_text)
+    table_rules = TableRules(fan_profile=rules, flowers=not no_flowers, hands_per_session=hands)
+    if log_dir is not None:
+        try:
+            log_dir.mkdir(parents=True, exist_ok=True)
+        except OSError as err:
+            _fail(f"cannot use --log-dir {log_dir}: {err.strerror}")
+    started = time.perf_counter()
+    console = _console()
+    with Progress(console=Console(stderr=True), transient=True, disable=as_json) as progress:
+        task = progress.add_task("sessions", total=count)
+        jobs = session_jobs(count, names, table_rules, seed)
+        try:
+            plays = run_jobs(
+                play_job,
+                jobs,
+                workers=workers,
+                ray_address=ray_address,
+                on_done=lambda k: progress.advance(task, k),
+            )
+        except WorkerError as err:
+            _fail(str(err), 1)
+    elapsed = time.perf_counter() - started
+    if log_dir is not None:
+        for job, play in zip(jobs, plays, strict=True):
+            write_log(
+                log_dir / f"session-{job.number:04d}.jsonl",
+                session_lines(play, table_rules, job.seed),
+            )
+    summary = summarize(plays, table_rules.starting_points)
+    if as_json:
+        out = {
+            "sessions": summary.sessions,
+            "hands": summary.hands,
+            "draw_rate": round(summary.draw_rate, 4),
+            "hands_per_second": round(summary.hands / elapsed, 1),
+            "players": [
+                {
+                    "player": p.player,
+                    "bot": p.agent,
+                    "win_rate": round(p.win_rate, 4),
+                    "self_drawn": p.self_drawn,
+                    "wins": p.wins,
+                    "average_fan": round(p.average_fan, 2),
+                    "deal_in_rate": round(p.deal_in_rate, 4),
+                    "points_per_session": round(p.points_per_session, 2),
+                    "standard_points_per_session": round(p.standard_points_per_session, 3),
+                }
+                for p in summary.players
+            ],
+        }
+        click.echo(json.dumps(out, ensure_ascii=False))
+        return
+    table = Table(show_header=True, header_style="bold")
+    for column in (
+        "Player",
+        "Bot",
+        "Win",
+        "Wins (tsumo)",
+        "Fan",
+        "Deal-in",
+        "Pts/sess",
+        "Std/sess",
+    ):
+        table.add_column(column, justify="left" if column in ("Player", "Bot") else "right")
+    for p in summary.players:
+        table.add_row(
+            p.player,
+            p.agent,
+            f"{p.win_rate:.1%}",
+            f"{p.wins} ({p.self_drawn})",
+            f"{p.average_fan:.1f}",
+            f"{p.deal_in_rate:.1%}",
+            f"{p.points_per_session:+.1f}",
+            f"{p.standard_points_per_session:.2f}",
+        )
+    console.print(table)
+    console.print(
+        "Win: wins per hand played; Fan: average fan points of its wins (flowers included); "
+        "Deal-in: discards won by others per hand; Pts/sess: session score - 500; Std/sess: "
+        "standard points per session."
+    )
+    console.print(
+        f"{summary.sessions} sessions, {summary.hands} hands, draw rate {summary.draw_rate:.1%}, "
+        f"{summary.hands / elapsed:.0f} hands/s"
+        + (f"; logs in {log_dir}" if log_dir is not None else "")
+    )
+
+
+@click.command()
+@click.option(
+    "--seed", type=int, default=None, help="Replay the same deals (and bots) as this seed."
+)
+@click.option(
+    "--bots",
+    default="fan,fan,fan",
+    show_default=True,
+    help="The three opponents, in seat order after you: fan, efficiency, random (one for all).",
+)
+@click.option(
+    "--hands",
+    type=click.IntRange(1, 16),
+    default=16,
+    show_default=True,
+    help="Hands to play: 16 is a full session (4 rounds), 4 a round.",
+)
+@click.option(
+    "--seat",
+    type=WIND,
+    default="E",
+    show_default=True,
+    help="Your seat at the first hand: E S W N.",
+)
+@click.option(
+    "--tiles",
+    "style",
+    type=click.Choice(["glyph", "chinese", "botzone"]),
+    default=None,
+    help="How to show tiles [default: glyph on a UTF-8 terminal, else botzone].",
+)
+@RULES_OPTION
+@click.option(
+    "--log",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Write the session log here (for `guobiao replay`) when the session ends or you quit.",
+)
+def play(
+    seed: int | None,
+    bots: str,
+    hands: int,
+    seat: Wind,
+    style: str | None,
+    rules: str,
+    log: Path | None,
+) -> None:
+    """Play MCR at the terminal: you against three bots, hand after hand, with scores.
+
+    At each decision the table is shown (winds, scores, wall, melds, flowers, discards) with
+    your hand and a numbered menu of your legal actions: type the number, or the action
+    ('d W5', 'pung', 'chow 345m', 'win', 'pass'; Enter passes a claim). '?' helps, 'q' quits
+    (the complete hands still count and are logged). Exit code 0 when the session ends or you
+    quit, 1 when the input ends first, 130 on Ctrl-C.
+
+    \b
+    Examples:
+      guobiao play                                  a full session against three FanBots
+      guobiao play --hands 4 --seed 7 --seat S      one round, the same deals as seed 7
+      guobiao play --bots fan,efficiency,random --tiles chinese --log game.jsonl
+    """
+    from contextlib import suppress
+
+    from guobiao.cli.terminal import parse_bots, play_at_terminal
+
+    try:
+        kinds = parse_bots(bots)
+    except ValueError as err:
+        _fail(f"--bots: {err}")
+    if log is not None and not log.parent.is_dir():
+        _fail(f"--log: no such directory: {log.parent}")
+    if sys.stdin.isatty():
+        with suppress(ImportError):  # line editing and history for input(), where there is one
+            import readline  # noqa: F401
+    code = play_at_terminal(
+        _console(),
+        bots=kinds,
+        hands=hands,
+        seat=int(seat),
+        style=style,
+        rules=rules,
+        seed=seed,
+        log=log,
+    )
+    sys.exit(code)

@@ -1,0 +1,97 @@
+"""Options and parsers that several commands share: the hand grammar's help, reading a hand
+or failing with a pointer, --seat/--round winds, --rules, --workers/--ray-address.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+import click
+
+from guobiao.cli.util import fail as _fail
+from guobiao.core.context import Wind
+from guobiao.core.hand import Hand, parse_hand
+from guobiao.core.tiles import TileParseError
+from guobiao.scoring.calculator import PROFILES
+
+__all__ = [
+    "HAND_HELP",
+    "RULES_OPTION",
+    "WIND",
+    "WindType",
+    "parallel_options",
+    "parse_hand_or_fail",
+]
+
+
+HAND_HELP = """\b
+HAND grammar (white space ignored):
+  [W1W2W3]      an exposed meld (chow, pung or kong); [F1F1F1:2] names the
+                offering seat (1 next, 2 opposite, 3 previous)
+  (B5B5B5B5)    a concealed kong
+  B4B5B6T7T8    standing tiles
+  +T9           the winning tile
+  H1H2          flowers, anywhere outside melds
+Tiles: W1-W9 万 characters, B1-B9 饼 dots, T1-T9 条 bamboo, F1-F4 东南西北,
+J1-J3 中发白, H1-H8 flowers; or compact: 123m 456p 789s 1234567z (东南西北中发白)
+12f (flowers), e.g. "[123m][111z]456p78s +9s"."""
+
+
+def parse_hand_or_fail(text: str) -> Hand:
+    try:
+        return parse_hand(text)
+    except TileParseError as err:
+        pointer = ""
+        if err.position is not None:
+            pointer = f"\n  {text}\n  {' ' * err.position}^"
+        _fail(f"{err}{pointer}")
+
+
+class WindType(click.ParamType[Wind, Any]):
+    name = "wind"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Wind:
+        if isinstance(value, Wind):
+            return value
+        try:
+            return Wind.parse(str(value))
+        except ValueError as err:
+            self.fail(str(err), param, ctx)
+
+
+WIND = WindType()
+
+
+RULES_OPTION = click.option(
+    "--rules",
+    type=click.Choice(PROFILES),
+    default="1998",
+    show_default=True,
+    help="Fan profile: 1998 (the rules text) or mil (modern reference reading).",
+)
+
+
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+
+def parallel_options(what: str) -> Callable[[_F], _F]:
+    """--workers and --ray-address, for commands that run independent seeded jobs
+    (``guobiao.jobs.workers``; docs/distributed.md)."""
+
+    def decorate(function: _F) -> _F:
+        function = click.option(
+            "--ray-address",
+            default=None,
+            metavar="ADDR",
+            help="Run on Ray: 'local' (a one-machine Ray), 'auto' or ray://HOST:10001 (a cluster).",
+        )(function)
+        return click.option(
+            "--workers",
+            type=click.IntRange(1),
+            default=1,
+            show_default=True,
+            help=f"Play {what} in this many processes (or Ray CPUs with --ray-address local).",
+        )(function)
+
+    return decorate

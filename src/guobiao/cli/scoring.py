@@ -1,0 +1,353 @@
+"""``guobiao fan``, ``guobiao shanten`` and ``guobiao tiles``: score a hand (one, or a JSON-lines
+stream), its shanten, waits and useful tiles, and the tile notations.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any
+
+import click
+from rich.console import Console
+from rich.table import Table
+
+from guobiao.cli.jsonio import evaluate, result_to_json
+from guobiao.cli.options import HAND_HELP, RULES_OPTION, WIND, parse_hand_or_fail
+from guobiao.cli.util import console as _console
+from guobiao.cli.util import fail as _fail
+from guobiao.core.context import WinContext, Wind
+from guobiao.core.hand import Hand, format_hand, parse_tiles
+from guobiao.core.tiles import TILES, Tile, TileParseError
+from guobiao.scoring.calculator import calculate
+from guobiao.scoring.result import MINIMUM_POINTS, FanResult, InvalidHandError
+
+__all__ = ["fan", "shanten", "tiles"]
+
+
+def _show_hand(hand: Hand, win: Tile, style: str) -> str:
+    if style == "botzone":
+        return format_hand(Hand(hand.concealed, hand.melds, win, hand.flowers))
+    parts = []
+    for meld in hand.melds:
+        body = " ".join(t.text(style) for t in meld.tiles)
+        parts.append(f"({body})" if meld.is_concealed else f"[{body}]")
+    parts.append(" ".join(t.text(style) for t in hand.concealed))
+    parts.append("+ " + win.text(style))
+    return "  ".join(parts)
+
+
+def _print_result(
+    console: Console, hand: Hand, context: WinContext, result: FanResult, style: str, explain: bool
+) -> None:
+    console.print(f"Hand: {_show_hand(hand, context.win_tile, style)}")
+    if result.decomposition:
+        console.print(f"Shape: {result.decomposition}")
+    table = Table(show_header=True, header_style="bold")
+    table.add_column("番种")
+    table.add_column("Fan")
+    table.add_column("Points", justify="right")
+    table.add_column("×", justify="right")
+    table.add_column("Subtotal", justify="right")
+    if any(f.basis for f in result.fans):
+        table.add_column("On")
+    for fan in result.fans:
+        row = [fan.fan.zh, fan.fan.en, str(fan.points), str(fan.count), str(fan.total)]
+        if any(f.basis for f in result.fans):
+            row.append("; ".join(fan.basis))
+        table.add_row(*row)
+    console.print(table)
+    flowers = f" (flowers {result.flower_points})" if result.flower_points else ""
+    console.print(f"Total: [bold]{result.total}[/bold]{flowers}")
+    if result.meets_minimum:
+        console.print(f"Meets the {MINIMUM_POINTS}-point minimum (起和分): yes")
+    else:
+        console.print(
+            f"Meets the {MINIMUM_POINTS}-point minimum (起和分): [bold red]no[/bold red] "
+            f"({result.points_without_flowers} without flowers): not a valid win"
+        )
+    if explain:
+        for reading, points in result.alternatives:
+            console.print(
+                f"Not taken: {reading} = {points} points (就高不就低, 第十条一(五)4: the higher reading counts)"
+            )
+        if result.excluded:
+            console.print("\nShown by the hand but not counted:")
+            for item in result.excluded:
+                console.print(f"  {item.fan.zh} {item.fan.en}: {item.reason}")
+        else:
+            console.print("\nNo displayed fan was excluded.")
+
+
+def _jsonl(rules: str) -> None:
+    for number, line in enumerate(sys.stdin, start=1):
+        if not line.strip():
+            continue
+        try:
+            obj = json.loads(line)
+        except json.JSONDecodeError as err:
+            out: dict[str, Any] = {
+                "ok": False,
+                "reason": "invalid",
+                "message": f"line {number}: not JSON: {err.msg} at column {err.colno}",
+            }
+        else:
+            out = evaluate(obj, rules)
+        sys.stdout.write(json.dumps(out, ensure_ascii=False) + "\n")
+        sys.stdout.flush()
+
+
+@click.command(epilog=HAND_HELP)
+@click.argument("hand", required=False)
+@click.option("--win", "win_text", metavar="TILE", help="The winning tile, if HAND has no '+'.")
+@click.option("-s", "--self-drawn", is_flag=True, help="Won by self-draw (自摸).")
+@click.option("-4", "--fourth-tile", is_flag=True, help="The last copy of the tile (和绝张).")
+@click.option(
+    "-k",
+    "--kong",
+    is_flag=True,
+    help="Kong-related: 杠上开花 when self-drawn, else 抢杠和 (robbing a kong).",
+)
+@click.option(
+    "-l",
+    "--last-tile",
+    is_flag=True,
+    help="Last tile of the wall: 妙手回春 when self-drawn, else 海底捞月.",
+)
+@click.option("--seat", type=WIND, default="E", show_default=True, help="Seat wind 门风: E S W N.")
+@click.option(
+    "--round",
+    "round_wind",
+    type=WIND,
+    default="E",
+    show_default=True,
+    help="Prevalent wind 圈风: E S W N.",
+)
+@click.option(
+    "--flowers",
+    type=click.IntRange(0, 8),
+    default=None,
+    help="Number of flowers (or write them in HAND as H1.. / 1f..).",
+)
+@RULES_OPTION
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of a table.")
+@click.option(
+    "--jsonl", is_flag=True, help="Read JSON hands from stdin, one per line; write results."
+)
+@click.option(
+    "--explain", is_flag=True, help="Also show fans the hand displays but does not count, and why."
+)
+@click.option(
+    "--tiles",
+    "style",
+    type=click.Choice(["botzone", "glyph", "chinese"]),
+    default="botzone",
+    show_default=True,
+    help="How to show tiles.",
+)
+def fan(
+    hand: str | None,
+    win_text: str | None,
+    self_drawn: bool,
+    fourth_tile: bool,
+    kong: bool,
+    last_tile: bool,
+    seat: Wind,
+    round_wind: Wind,
+    flowers: int | None,
+    rules: str,
+    as_json: bool,
+    jsonl: bool,
+    explain: bool,
+    style: str,
+) -> None:
+    """Score a winning hand: every fan (番), its points, the total and the 8-point minimum.
+
+    \b
+    Examples:
+      guobiao fan "W1W1W1W2W3W4W5W6W7W8W9W9W9 +W5"
+      guobiao fan "[W1W2W3][F1F1F1]B4B5B6T7T8B1B1 +T9" --seat E --round E
+      guobiao fan "W2W3W4W2W3W4B2B3B4B5B6B7T5 +T5" --self-drawn --explain
+      guobiao fan --jsonl --rules mil < hands.jsonl > scores.jsonl
+    """
+    if jsonl:
+        if hand is not None:
+            _fail("--jsonl reads hands from stdin: give no HAND")
+        _jsonl(rules)
+        return
+    if hand is None:
+        _fail("give a HAND (see 'guobiao fan --help'), or --jsonl to read JSON lines")
+    parsed = parse_hand_or_fail(hand)
+    win = parsed.win_tile
+    if win_text is not None:
+        try:
+            win_from_option = Tile.parse(win_text)
+        except TileParseError as err:
+            _fail(f"--win: {err}")
+        if win is not None and win != win_from_option:
+            _fail(f"the hand's winning tile +{win} and --win {win_from_option} differ")
+        win = win_from_option
+    if win is None:
+        _fail("no winning tile: end HAND with '+TILE' (e.g. '+W5') or pass --win")
+    if win.is_flower:
+        _fail("a flower cannot be the winning tile")
+    if flowers is not None and parsed.flowers and flowers != len(parsed.flowers):
+        _fail(f"--flowers {flowers} but HAND shows {len(parsed.flowers)} flower(s)")
+    context = WinContext(
+        win_tile=win,
+        self_drawn=self_drawn,
+        fourth_tile=fourth_tile,
+        kong=kong,
+        last_tile=last_tile,
+        seat_wind=seat,
+        round_wind=round_wind,
+        flowers=flowers if flowers is not None else len(parsed.flowers),
+    )
+    hand_obj = Hand(parsed.concealed, parsed.melds, None, parsed.flowers)
+    try:
+        result = calculate(hand_obj, context, rules, explain=True)
+    except InvalidHandError as err:
+        if as_json:
+            click.echo(
+                json.dumps(
+                    {"ok": False, "reason": "invalid", "message": str(err)}, ensure_ascii=False
+                )
+            )
+            sys.exit(1)
+        _fail(f"impossible hand: {err}", 1)
+    if as_json:
+        out = result_to_json(result)
+        if explain and result.is_winning:
+            out["excluded"] = [
+                {"zh": e.fan.zh, "en": e.fan.en, "reason": e.reason} for e in result.excluded
+            ]
+            out["shape"] = result.decomposition
+        click.echo(json.dumps(out, ensure_ascii=False))
+        sys.exit(0 if result.is_winning else 1)
+    if not result.is_winning:
+        _fail(
+            f"not a winning hand: {format_hand(Hand(parsed.concealed, parsed.melds, win))} "
+            "forms no winning shape (4 sets + pair, 七对, 十三幺, 全不靠, 组合龙)",
+            1,
+        )
+    _print_result(_console(), hand_obj, context, result, style, explain)
+
+
+def _live(tile: int, counts: list[int], seen: list[int]) -> int:
+    return max(0, 4 - counts[tile] - seen[tile])
+
+
+@click.command(epilog=HAND_HELP)
+@click.argument("hand")
+@click.option(
+    "--visible",
+    metavar="TILES",
+    default="",
+    help="Tiles seen elsewhere (discards, others' melds), left out of the live counts.",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of tables.")
+def shanten(hand: str, visible: str, as_json: bool) -> None:
+    """Shanten (向听数) of a hand, its waits or useful tiles, and for 14 tiles the best discards.
+
+    Shanten 0 means ready (听牌), -1 a complete winning shape; every shape counts (4 sets + pair,
+    七对, 十三幺, 全不靠, 组合龙). A winning tile after '+' is taken as drawn.
+
+    \b
+    Examples:
+      guobiao shanten "W1W1W1W2W3W4W5W6W7W8W9W9W9"        ready: waits on all nine
+      guobiao shanten "W1W9B1B9T1T9F1F2F3F4J1J2J3"        thirteen-way wait
+      guobiao shanten "[T2T3T4]W1W2W5W7B3B4B6B8F1F1 +J1"   which tile to discard
+    """
+    from guobiao.core import shanten as sh
+
+    parsed = parse_hand_or_fail(hand)
+    try:
+        seen_tiles = parse_tiles(visible)
+    except TileParseError as err:
+        _fail(f"--visible: {err}")
+    counts = [0] * 34
+    for tile in parsed.standing:
+        counts[tile] += 1
+    seen = [0] * 34
+    for tile in seen_tiles:
+        if tile.is_flower:
+            _fail("--visible: flowers never matter to shanten")
+        seen[tile] += 1
+    for meld in parsed.melds:
+        for tile in meld.tiles:
+            seen[tile] += 1
+    melds = len(parsed.melds)
+    size = sum(counts)
+    over = [str(TILES[t]) for t in range(34) if counts[t] + seen[t] > 4]
+    if over:
+        _fail(f"more than four of {', '.join(over)} between the hand and --visible")
+    if size not in (13 - 3 * melds, 14 - 3 * melds):
+        _fail(
+            f"with {melds} meld(s) a hand has {13 - 3 * melds} or {14 - 3 * melds} standing tiles, "
+            f"not {size}"
+        )
+    per_shape = {"regular": sh.regular_shanten(counts, melds)}
+    if melds == 0:
+        per_shape["seven_pairs"] = sh.seven_pairs_shanten(counts)
+        per_shape["thirteen_orphans"] = sh.thirteen_orphans_shanten(counts)
+        per_shape["honors_and_knitted"] = sh.honors_and_knitted_shanten(counts)
+    if melds <= 1:
+        per_shape["knitted_straight"] = sh.knitted_straight_shanten(counts, melds)
+    overall = sh.shanten(counts, melds)
+    out: dict[str, Any] = {"shanten": overall, "by_shape": per_shape}
+    if size == 13 - 3 * melds:
+        tiles_out = sh.waits(counts, melds) if overall == 0 else sh.useful_tiles(counts, melds)
+        key = "waits" if overall == 0 else "useful"
+        out[key] = [{"tile": str(TILES[t]), "live": _live(t, counts, seen)} for t in tiles_out]
+    else:
+        options = sh.discard_options(counts, melds, seen)
+        out["discards"] = [
+            {
+                "discard": str(o.tile),
+                "shanten": o.shanten,
+                "useful": [str(t) for t in o.useful],
+                "live": o.live,
+            }
+            for o in options
+        ]
+    if as_json:
+        click.echo(json.dumps(out, ensure_ascii=False))
+        return
+    console = _console()
+    names = {
+        "regular": "4 sets + pair",
+        "seven_pairs": "七对",
+        "thirteen_orphans": "十三幺",
+        "honors_and_knitted": "全不靠",
+        "knitted_straight": "组合龙",
+    }
+    state = {-1: "complete (和牌型)", 0: "ready (听牌)"}.get(overall, f"{overall} from ready")
+    console.print(f"Hand: {format_hand(parsed)}")
+    console.print(f"Shanten: [bold]{overall}[/bold], {state}")
+    console.print("By shape: " + ", ".join(f"{names[k]} {v}" for k, v in per_shape.items()))
+    if "waits" in out or "useful" in out:
+        label = "Waits" if "waits" in out else "Tiles that improve it"
+        items = out.get("waits", out.get("useful", []))
+        listed = ", ".join(f"{i['tile']} ({i['live']} left)" for i in items)
+        total_live = sum(i["live"] for i in items)
+        console.print(f"{label}: {listed or 'none'}" + (f"  [{total_live} tiles]" if items else ""))
+        return
+    table = Table(show_header=True, header_style="bold")
+    for column in ("Discard", "Shanten", "Tiles that improve it", "Live"):
+        table.add_column(column)
+    for item in out["discards"]:
+        table.add_row(
+            item["discard"], str(item["shanten"]), " ".join(item["useful"]), str(item["live"])
+        )
+    console.print(table)
+
+
+@click.command()
+def tiles() -> None:
+    """Show every tile in each notation (Botzone, compact, 中文, glyph)."""
+    table = Table(show_header=True, header_style="bold")
+    for column in ("Botzone", "compact", "中文", "glyph"):
+        table.add_column(column)
+    for tile in TILES:
+        table.add_row(str(tile), tile.compact, tile.chinese, tile.glyph)
+    _console().print(table)

@@ -1,0 +1,134 @@
+"""``guobiao serve``: the web tables and, with a tournament database, the tournament pages."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from guobiao.cli.util import fail as _fail
+
+__all__ = ["serve"]
+
+
+@click.command()
+@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
+@click.option("--port", type=click.IntRange(1, 65535), default=8000, show_default=True)
+@click.option(
+    "--data",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=Path("guobiao-web"),
+    show_default=True,
+    help="Directory of the rooms database (rooms.sqlite3); a restart resumes every table.",
+)
+@click.option(
+    "--turn", type=click.FloatRange(0.01), default=15.0, show_default=True, help="Seconds per turn."
+)
+@click.option(
+    "--first-discard",
+    type=click.FloatRange(0.01),
+    default=30.0,
+    show_default=True,
+    help="Seconds for the dealer's first discard.",
+)
+@click.option(
+    "--claim",
+    type=click.FloatRange(0.01),
+    default=5.0,
+    show_default=True,
+    help="Seconds of the claim window.",
+)
+@click.option(
+    "--grace",
+    type=click.FloatRange(0),
+    default=30.0,
+    show_default=True,
+    help="Seconds before a bot plays a disconnected player.",
+)
+@click.option(
+    "--bot-delay",
+    type=click.FloatRange(0),
+    default=0.6,
+    show_default=True,
+    help="Seconds bots wait before acting.",
+)
+@click.option(
+    "--between-hands",
+    type=click.FloatRange(0),
+    default=8.0,
+    show_default=True,
+    help="Seconds between hands.",
+)
+@click.option(
+    "--db",
+    "url",
+    envvar="GUOBIAO_DB",
+    default="sqlite:///guobiao.db",
+    show_default=True,
+    help="The tournament database (as guobiao tournament --db) whose pages to serve; "
+    "or set GUOBIAO_DB.",
+)
+@click.option(
+    "--session-hours",
+    type=click.FloatRange(0.01),
+    default=12.0,
+    show_default=True,
+    help="How long a referee's login lasts.",
+)
+def serve(
+    host: str,
+    port: int,
+    data: Path,
+    turn: float,
+    first_discard: float,
+    claim: float,
+    grace: float,
+    bot_delay: float,
+    between_hands: float,
+    url: str,
+    session_hours: float,
+) -> None:
+    """Play in the browser: a lobby, tables with people and bots, 16-hand sessions; and the
+    tournament pages of the --db database: standings, seating, score sheets, the projector
+    view, referee score entry (docs/web.md). Needs the web extra: pip install 'guobiao[web]'.
+
+    \b
+    Try it:
+      guobiao serve --port 8000        then open http://127.0.0.1:8000/
+      guobiao serve --db sqlite:///club.db     tournaments at http://127.0.0.1:8000/t/
+    """
+    try:
+        import gc
+
+        import uvicorn
+
+        from guobiao.server.app import create_app
+        from guobiao.server.rooms import Limits
+    except ImportError as err:
+        _fail(f"guobiao serve needs the web extra (pip install 'guobiao[web]'): {err}")
+    limits = Limits(
+        first_discard=first_discard,
+        turn=turn,
+        claim=claim,
+        grace=grace,
+        bot_delay=bot_delay,
+        between_hands=between_hands,
+    )
+    data.mkdir(parents=True, exist_ok=True)
+    try:
+        app = create_app(
+            data / "rooms.sqlite3",
+            limits=limits,
+            tournament_db=url,
+            session_seconds=session_hours * 3600,
+        )
+    except Exception as err:  # a bad URL, a database that is not ours
+        _fail(f"cannot open the tournament database {url}: {err}")
+    click.echo(f"guobiao: http://{host}:{port}/ (data in {data}, tournaments in {url})", err=True)
+    # What is loaded now (modules, tables, resumed rooms) lives as long as the server: keep it
+    # out of the cycle collector's full passes, and run those rarely; they were pauses of 70-100
+    # ms under load (docs/web.md, Load test).
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(50_000, 20, 100)
+    uvicorn.run(app, host=host, port=port, log_level="warning")

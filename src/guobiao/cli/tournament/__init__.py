@@ -1,0 +1,1 @@
+"""``guobiao tournament``: the organiser's commands, one module per group of them."""

@@ -1,0 +1,71 @@
+"""What the ``guobiao tournament`` commands share: the --db option, opening the store (a
+refusal there is exit code 1), the output-file options, printing exact standard points. SQLAlchemy is imported only inside the functions, when a command runs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TypeVar
+
+import click
+
+from guobiao.cli.util import fail as _fail
+from guobiao.tournament.ranking import format_points
+
+if TYPE_CHECKING:
+    from guobiao.tournament.store import Store
+
+__all__ = [
+    "DB_OPTION",
+    "DEFAULT_DB",
+    "WINDS",
+    "format_points",
+    "open_cli_store",
+    "output_option",
+]
+
+WINDS = ("E", "S", "W", "N")
+DEFAULT_DB = "sqlite:///guobiao.db"
+
+
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+
+def output_option(flag: str, dest: str, what: str) -> Callable[[_F], _F]:
+    """A ``--csv FILE``-like option: a file to write (never a directory), default none."""
+    return click.option(
+        flag,
+        dest,
+        type=click.Path(dir_okay=False, path_type=Path),
+        default=None,
+        help=f"Also write {what}.",
+    )
+
+
+DB_OPTION = click.option(
+    "--db",
+    "url",
+    envvar="GUOBIAO_DB",
+    default=DEFAULT_DB,
+    show_default=True,
+    help="Database URL (SQLite file or postgresql+psycopg://...); or set GUOBIAO_DB.",
+)
+
+
+@contextmanager
+def open_cli_store(url: str) -> Iterator[Store]:
+    """Open the store; a StoreError inside is a refusal (exit code 1)."""
+    from guobiao.tournament.store import StoreError, open_store
+
+    try:
+        store = open_store(url)
+    except Exception as err:  # a bad URL, a missing directory, a database that is not ours
+        _fail(f"cannot open the database {url}: {err}")
+    try:
+        yield store
+    except StoreError as err:
+        _fail(str(err), 1)
+    finally:
+        store.close()

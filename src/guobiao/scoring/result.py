@@ -1,0 +1,82 @@
+"""What the fan calculator returns: counted fans, the total, and why other fans were left out."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from guobiao.scoring.fans import Fan
+
+__all__ = ["MINIMUM_POINTS", "CountedFan", "ExcludedFan", "FanResult", "InvalidHandError"]
+
+MINIMUM_POINTS = 8
+"""起和分 (第五条): the fan points a win needs, flowers excluded."""
+
+
+class InvalidHandError(ValueError):
+    """Input that cannot be a real hand (wrong tile count, five of a tile, contradictory flags)."""
+
+
+@dataclass(frozen=True, slots=True)
+class CountedFan:
+    """A fan counted ``count`` times; ``basis`` names the sets or tiles each count rests on."""
+
+    fan: Fan
+    count: int = 1
+    basis: tuple[str, ...] = ()
+
+    @property
+    def points(self) -> int:
+        """Points per occurrence."""
+        return self.fan.points
+
+    @property
+    def total(self) -> int:
+        return self.fan.points * self.count
+
+
+@dataclass(frozen=True, slots=True)
+class ExcludedFan:
+    """A fan the hand displays that is not counted, and the fan or principle that excluded it."""
+
+    fan: Fan
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class FanResult:
+    """The score of one winning hand under one rules profile.
+
+    ``fans`` lists the counted fans in table order (highest first), flowers last. ``total`` includes
+    flowers; ``meets_minimum`` compares the total without flowers to :data:`MINIMUM_POINTS`.
+    ``is_winning`` is False when the tiles form no winning shape (then ``fans`` is empty).
+
+    When calculated with ``explain=True``: each fan's ``basis``, ``excluded`` (fans displayed but
+    not counted, with the reason), ``decomposition`` (the reading of the hand that scored) and
+    ``alternatives`` (other readings and their points, not taken: 就高不就低).
+    """
+
+    fans: tuple[CountedFan, ...]
+    is_winning: bool = True
+    excluded: tuple[ExcludedFan, ...] = ()
+    decomposition: str = ""
+    alternatives: tuple[tuple[str, int], ...] = ()
+
+    @property
+    def total(self) -> int:
+        return sum(f.total for f in self.fans)
+
+    @property
+    def flower_points(self) -> int:
+        return sum(f.total for f in self.fans if f.fan is Fan.FLOWER_TILES)
+
+    @property
+    def points_without_flowers(self) -> int:
+        return self.total - self.flower_points
+
+    @property
+    def meets_minimum(self) -> bool:
+        return self.is_winning and self.points_without_flowers >= MINIMUM_POINTS
+
+    def count_of(self, fan: Fan) -> int:
+        """How many times ``fan`` is counted (0 if not)."""
+        return sum(f.count for f in self.fans if f.fan is fan)
