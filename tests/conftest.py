@@ -2,7 +2,8 @@
 
 Under CI (the CI variable set) hypothesis runs derandomized, so that a run is reproducible;
 locally it explores new examples each time. ``db_url`` is an empty tournament database, once on
-SQLite and once on PostgreSQL (``postgres_server``).
+SQLite and once on PostgreSQL (``postgres_server``). The command line's per-user data folder is a
+scratch folder for the whole run (GUOBIAO_HOME), so no test writes into the real home.
 """
 
 from __future__ import annotations
@@ -20,6 +21,16 @@ from sqlalchemy import create_engine, make_url
 settings.register_profile("ci", derandomize=True, print_blob=True)
 if os.environ.get("CI"):
     settings.load_profile("ci")
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _scratch_data_folder(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """GUOBIAO_HOME in a scratch folder and no GUOBIAO_DB, for every test and subprocess."""
+    home = tmp_path_factory.mktemp("guobiao-home")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("GUOBIAO_HOME", str(home))
+        patch.delenv("GUOBIAO_DB", raising=False)
+        yield home
 
 
 POSTGRES_URL = "GUOBIAO_TEST_POSTGRES_URL"

@@ -40,6 +40,7 @@ def test_commands_run_in_order(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) 
     assert COMMANDS
     runner = CliRunner()
     monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("GUOBIAO_HOME", str(tmp_path / "home"))  # never the real per-user folder
     for command in COMMANDS:
         words = shlex.split(command)[1:]
         stdin = None

@@ -6,6 +6,14 @@ from pathlib import Path
 
 import click
 
+from guobiao.cli.paths import (
+    DefaultPathOption,
+    default_db_url,
+    default_rooms_dir,
+    describe_db,
+    ensure_data_dir,
+    prepare_db,
+)
 from guobiao.cli.util import fail as _fail
 
 __all__ = ["serve"]
@@ -16,10 +24,11 @@ __all__ = ["serve"]
 @click.option("--port", type=click.IntRange(1, 65535), default=8000, show_default=True)
 @click.option(
     "--data",
+    cls=DefaultPathOption,
     type=click.Path(file_okay=False, path_type=Path),
-    default=Path("guobiao-web"),
-    show_default=True,
-    help="Directory of the rooms database (rooms.sqlite3); a restart resumes every table.",
+    default=default_rooms_dir,
+    help="Directory of the rooms database (rooms.sqlite3); a restart resumes every table. "
+    "The default is in the per-user data folder (GUOBIAO_HOME moves it).",
 )
 @click.option(
     "--turn", type=click.FloatRange(0.01), default=15.0, show_default=True, help="Seconds per turn."
@@ -62,9 +71,9 @@ __all__ = ["serve"]
 @click.option(
     "--db",
     "url",
+    cls=DefaultPathOption,
     envvar="GUOBIAO_DB",
-    default="sqlite:///guobiao.db",
-    show_default=True,
+    default=default_db_url,
     help="The tournament database (as guobiao tournament --db) whose pages to serve; "
     "or set GUOBIAO_DB.",
 )
@@ -91,6 +100,8 @@ def serve(
     """Play in the browser: a lobby, tables with people and bots, 16-hand sessions; and the
     tournament pages of the --db database: standings, seating, score sheets, the projector
     view, referee score entry (docs/web.md). Needs the web extra: pip install 'guobiao[web]'.
+    The rooms and the tournament database are kept in the per-user data folder (GUOBIAO_HOME
+    moves it) unless --data and --db choose others: the defaults below.
 
     \b
     Try it:
@@ -114,7 +125,8 @@ def serve(
         bot_delay=bot_delay,
         between_hands=between_hands,
     )
-    data.mkdir(parents=True, exist_ok=True)
+    data = ensure_data_dir(data.absolute())
+    prepare_db(url)
     try:
         app = create_app(
             data / "rooms.sqlite3",
@@ -123,8 +135,11 @@ def serve(
             session_seconds=session_hours * 3600,
         )
     except Exception as err:  # a bad URL, a database that is not ours
-        _fail(f"cannot open the tournament database {url}: {err}")
-    click.echo(f"guobiao: http://{host}:{port}/ (data in {data}, tournaments in {url})", err=True)
+        _fail(f"cannot open the tournament database {describe_db(url)}: {err}")
+    click.echo(
+        f"guobiao: http://{host}:{port}/ (data in {data}, tournaments in {describe_db(url)})",
+        err=True,
+    )
     # What is loaded now (modules, tables, resumed rooms) lives as long as the server: keep it
     # out of the cycle collector's full passes, and run those rarely; they were pauses of 70-100
     # ms under load (docs/web.md, Load test).

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 import click
 from rich.table import Table
 
+from guobiao.cli.paths import describe_db
 from guobiao.cli.util import console as _console
 from guobiao.cli.util import fail as _fail
 
@@ -60,7 +61,9 @@ def tournament() -> None:
       guobiao tournament standings club --csv standings.csv
 
     Results are entered hand by hand (`hand`) or as a table's totals (`totals`); both can be
-    corrected (--correct --who NAME) and every correction is kept (`audit`).
+    corrected (--correct --who NAME) and every correction is kept (`audit`). Every command
+    takes --db URL (or GUOBIAO_DB); the default database is tournaments.db in the per-user
+    data folder (each command's --help shows it; GUOBIAO_HOME moves it).
     """
 
 
@@ -83,6 +86,7 @@ def create(name: str, sessions: int, group_size: int | None, url: str) -> None:
     with _store(url) as store:
         store.create_tournament(name, sessions=sessions, group_size=group_size)
     click.echo(f"Created tournament {name!r}: {sessions} session(s).")
+    click.echo(f"guobiao: the tournament database is {describe_db(url)}", err=True)
 
 
 def _read_csv(path: Path) -> list[tuple[int, PlayerRow]]:

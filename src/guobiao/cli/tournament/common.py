@@ -1,5 +1,7 @@
-"""What the ``guobiao tournament`` commands share: the --db option, opening the store (a
-refusal there is exit code 1), the output-file options, printing exact standard points. SQLAlchemy is imported only inside the functions, when a command runs.
+"""What the ``guobiao tournament`` commands share: the --db option (default: the database in the
+per-user data folder, cli.paths), opening the store (a refusal there is exit code 1), the
+output-file options, printing exact standard points. SQLAlchemy is imported only inside the
+functions, when a command runs.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
+from guobiao.cli.paths import DefaultPathOption, default_db_url, prepare_db
 from guobiao.cli.util import fail as _fail
 from guobiao.tournament.ranking import format_points
 
@@ -19,7 +22,6 @@ if TYPE_CHECKING:
 
 __all__ = [
     "DB_OPTION",
-    "DEFAULT_DB",
     "WINDS",
     "format_points",
     "open_cli_store",
@@ -27,7 +29,6 @@ __all__ = [
 ]
 
 WINDS = ("E", "S", "W", "N")
-DEFAULT_DB = "sqlite:///guobiao.db"
 
 
 _F = TypeVar("_F", bound=Callable[..., Any])
@@ -47,10 +48,11 @@ def output_option(flag: str, dest: str, what: str) -> Callable[[_F], _F]:
 DB_OPTION = click.option(
     "--db",
     "url",
+    cls=DefaultPathOption,
     envvar="GUOBIAO_DB",
-    default=DEFAULT_DB,
-    show_default=True,
-    help="Database URL (SQLite file or postgresql+psycopg://...); or set GUOBIAO_DB.",
+    default=default_db_url,  # looked up when a command runs: GUOBIAO_HOME may change it
+    help="Database URL (SQLite file or postgresql+psycopg://...); or set GUOBIAO_DB. "
+    "The default is in the per-user data folder (GUOBIAO_HOME moves it).",
 )
 
 
@@ -59,6 +61,7 @@ def open_cli_store(url: str) -> Iterator[Store]:
     """Open the store; a StoreError inside is a refusal (exit code 1)."""
     from guobiao.tournament.store import StoreError, open_store
 
+    prepare_db(url)
     try:
         store = open_store(url)
     except Exception as err:  # a bad URL, a missing directory, a database that is not ours
