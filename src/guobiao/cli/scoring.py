@@ -4,7 +4,9 @@ stream), its shanten, waits and useful tiles, and the tile notations.
 
 from __future__ import annotations
 
+import io
 import json
+import os
 import sys
 from typing import Any
 
@@ -12,7 +14,7 @@ import click
 from rich.console import Console
 from rich.table import Table
 
-from guobiao.cli.jsonio import evaluate, result_to_json
+from guobiao.cli.jsonio import evaluate_line, result_to_json
 from guobiao.cli.options import HAND_HELP, RULES_OPTION, WIND, parse_hand_or_fail
 from guobiao.cli.util import console as _console
 from guobiao.cli.util import fail as _fail
@@ -80,21 +82,35 @@ def _print_result(
 
 
 def _jsonl(rules: str) -> None:
-    for number, line in enumerate(sys.stdin, start=1):
-        if not line.strip():
-            continue
-        try:
-            obj = json.loads(line)
-        except json.JSONDecodeError as err:
-            out: dict[str, Any] = {
-                "ok": False,
-                "reason": "invalid",
-                "message": f"line {number}: not JSON: {err.msg} at column {err.colno}",
-            }
-        else:
-            out = evaluate(obj, rules)
-        sys.stdout.write(json.dumps(out, ensure_ascii=False) + "\n")
-        sys.stdout.flush()
+    """One output line per non-blank input line, in order, whatever the line holds."""
+    stdin = sys.stdin.buffer
+    stdout = sys.stdout.buffer
+    sys.stdout.flush()
+    try:
+        for number, raw in enumerate(stdin, start=1):
+            if not raw.strip():
+                continue
+            try:
+                out = evaluate_line(raw, number, rules)
+            except Exception as err:  # last resort: the stream goes on
+                message = f"line {number}: internal error: {type(err).__name__}: {err}"
+                click.echo(f"error: {message}", err=True)
+                out = {"ok": False, "reason": "error", "message": message}
+            text = json.dumps(out, ensure_ascii=False) + "\n"
+            stdout.write(text.encode("utf-8", "backslashreplace"))
+            stdout.flush()
+    except BrokenPipeError:  # the reader went away (e.g. `| head`): stop quietly
+        _silence_stdout()
+        sys.exit(1)
+
+
+def _silence_stdout() -> None:
+    """Point stdout at the null device so that the exit's flush finds no broken pipe."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, io.UnsupportedOperation):
+        pass
 
 
 @click.command(epilog=HAND_HELP)

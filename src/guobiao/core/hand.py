@@ -9,6 +9,9 @@ Grammar (white space is ignored between tokens)::
     tiles  := ( botzone | compact )+
     botzone:= [WBTFJH] digit                  W1 .. J3, H1 .. H8
     compact:= digit+ [mpszf]                  123m, 1234567z (东南西北中发白), 12f
+    digit  := 0-9                             ASCII only: not '²', '①' or '١'
+
+A meld is never empty; each of the 8 flowers is a single tile, so a flower named twice is refused.
 
 The tile after ``+`` is the winning tile. Examples: ``[W1W2W3][F1F1F1]B4B5B6T7T8 +T9`` and its compact
 equivalent ``[123m][111z]456p78s +9s``. :func:`format_hand` writes either form and
@@ -23,7 +26,14 @@ from dataclasses import dataclass, field
 from guobiao.core.melds import Meld, MeldKind
 from guobiao.core.tiles import TILES, Tile, TileParseError
 
-__all__ = ["Hand", "format_hand", "format_tiles", "parse_hand", "parse_tiles"]
+__all__ = [
+    "Hand",
+    "duplicate_flower",
+    "format_hand",
+    "format_tiles",
+    "parse_hand",
+    "parse_tiles",
+]
 
 
 def _sorted(tiles: Iterable[Tile]) -> tuple[Tile, ...]:
@@ -87,6 +97,8 @@ _BOTZONE_LETTERS = {
     "J": (31, 3),
     "H": (34, 8),
 }
+# ASCII digits only: str.isdigit() also accepts '²' or '①', which int() refuses.
+_DIGITS = frozenset("0123456789")
 
 
 def _read_tiles(text: str, pos: int, stop: str) -> tuple[list[tuple[Tile, int]], int]:
@@ -97,9 +109,9 @@ def _read_tiles(text: str, pos: int, stop: str) -> tuple[list[tuple[Tile, int]],
         ch = text[pos]
         if ch.isspace():
             pos += 1
-        elif ch.upper() in _BOTZONE_LETTERS:
+        elif ch in "WBTFJHwbtfjh":
             base, size = _BOTZONE_LETTERS[ch.upper()]
-            if pos + 1 >= n or not text[pos + 1].isdigit():
+            if pos + 1 >= n or text[pos + 1] not in _DIGITS:
                 raise TileParseError(
                     f"'{ch}' must be followed by a digit", text[pos : pos + 2], pos
                 )
@@ -108,11 +120,11 @@ def _read_tiles(text: str, pos: int, stop: str) -> tuple[list[tuple[Tile, int]],
                 raise TileParseError("no such tile", text[pos : pos + 2], pos)
             out.append((TILES[base + rank - 1], pos))
             pos += 2
-        elif ch.isdigit():
+        elif ch in _DIGITS:
             start = pos
-            while pos < n and text[pos].isdigit():
+            while pos < n and text[pos] in _DIGITS:
                 pos += 1
-            if pos >= n or text[pos].lower() not in _SUIT_LETTERS:
+            if pos >= n or text[pos] not in "mpszfMPSZF":
                 raise TileParseError(
                     "digits must end with a suit letter m, p, s, z or f",
                     text[start : pos + 1],
@@ -135,6 +147,8 @@ def _meld_from(
 ) -> Meld:
     kinds = sorted(t for t, _ in tiles)
     where = "".join(str(t) for t in kinds)
+    if not kinds:
+        raise TileParseError("an empty meld: a meld holds a chow, pung or kong", "", start)
     if any(t.is_flower for t in kinds):
         raise TileParseError("a meld cannot contain flowers", where, start)
     if concealed:
@@ -155,6 +169,24 @@ def _meld_from(
     ):
         return Meld(MeldKind.CHOW, first, seat)
     raise TileParseError("not a chow, pung or kong", where, start)
+
+
+def duplicate_flower(flowers: Iterable[Tile]) -> Tile | None:
+    """The first flower named twice, if any: each of the 8 flowers is a single tile (第三条)."""
+    seen: set[Tile] = set()
+    for tile in flowers:
+        if tile in seen:
+            return tile
+        seen.add(tile)
+    return None
+
+
+def _add_flower(flowers: list[Tile], tile: Tile, at: int) -> None:
+    if tile in flowers:
+        raise TileParseError(
+            f"flower {tile} appears twice; each flower is a single tile", str(tile), at
+        )
+    flowers.append(tile)
 
 
 def parse_hand(text: str) -> Hand:
@@ -202,14 +234,17 @@ def parse_hand(text: str) -> Hand:
             for tile, at in tiles[1:]:  # only flowers may follow the winning tile
                 if not tile.is_flower:
                     raise TileParseError("'+' takes exactly one winning tile", str(tile), at)
-                flowers.append(tile)
+                _add_flower(flowers, tile, at)
             pos = end
         elif ch in "])":
             raise TileParseError(f"'{ch}' closes nothing", ch, pos)
         else:
             tiles, pos = _read_tiles(text, pos, "[(+])")
-            for tile, _ in tiles:
-                (flowers if tile.is_flower else concealed).append(tile)
+            for tile, at in tiles:
+                if tile.is_flower:
+                    _add_flower(flowers, tile, at)
+                else:
+                    concealed.append(tile)
     return Hand(tuple(concealed), tuple(melds), win_tile, tuple(flowers))
 
 

@@ -23,7 +23,7 @@ from itertools import compress
 from operator import itemgetter, mul, or_
 
 from guobiao.core.context import WinContext
-from guobiao.core.hand import Hand
+from guobiao.core.hand import Hand, duplicate_flower
 from guobiao.core.melds import Meld, MeldKind
 from guobiao.core.shapes import (
     CHOW,
@@ -829,11 +829,15 @@ def _ref_key(sets: tuple[int, ...]) -> tuple[tuple[int, int, int], ...]:
 
 
 def _check_sizes(hand: Hand, context: WinContext) -> None:
-    """The winning tile agrees, at most four melds, and 13 - 3 per meld concealed tiles."""
+    """The winning tile agrees, each flower at most once, at most four melds, and 13 - 3 per
+    meld concealed tiles."""
     if hand.win_tile is not None and hand.win_tile != context.win_tile:
         raise InvalidHandError(
             f"the hand's winning tile {hand.win_tile} differs from the context's {context.win_tile}"
         )
+    twice = duplicate_flower(hand.flowers) if hand.flowers else None
+    if twice is not None:
+        raise InvalidHandError(f"flower {twice} appears twice; each flower is a single tile")
     melds = len(hand.melds)
     if melds > 4:
         raise InvalidHandError(f"at most 4 melds, not {melds}")
