@@ -20,17 +20,27 @@ An adapter, like the arena it uses.
 
 from __future__ import annotations
 
-import json
+import math
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from guobiao.botzone.arena import Reply, play_match
 from guobiao.botzone.protocol import action_to_response
-from guobiao.core.context import Wind
 from guobiao.core.tiles import TILES, Tile
-from guobiao.table.game import PASS, Action, ActionKind, Game, Phase
-from guobiao.table.replay import LogError, ReplayReport, verify_log
+from guobiao.table.fields import MAX_INT, LogError, expect, integer, optional, required, show
+from guobiao.table.fields import seat as _seat
+from guobiao.table.game import (
+    PASS,
+    Action,
+    ActionKind,
+    Game,
+    Phase,
+    record_actions,
+    record_forfeit,
+)
+from guobiao.table.replay import ReplayReport, parse_json, verify_log
 
 __all__ = [
     "MatchCheck",
@@ -44,6 +54,7 @@ __all__ = [
 
 _FAILURES = {"time-out": Reply("TLE", None), "crash": Reply("RE", None)}
 _ILLEGAL = Reply("OK", "ILLEGAL")  # an answer the judge cannot read: an illegal action
+_OBJECT = re.compile(r"[ \t\r\n]*\{")  # a text that starts as one JSON object
 
 
 def is_match_log(data: object) -> bool:
@@ -52,25 +63,53 @@ def is_match_log(data: object) -> bool:
 
 
 def _walltiles(initdata: Mapping[str, Any]) -> list[int]:
-    text = initdata.get("walltiles")
-    if not isinstance(text, str):
-        raise ValueError("initdata has no walltiles string")
-    try:
-        return [int(Tile.parse(word)) for word in text.split()]
-    except ValueError as err:
-        raise ValueError(f"walltiles: {err}") from None
+    text = required(initdata, "walltiles", str, "initdata.")
+    words = text.split()
+    if len(words) != 136:
+        raise LogError(f"initdata.walltiles has {len(words)} tiles, not 136")
+    tiles = []
+    for index, word in enumerate(words):
+        try:
+            tiles.append(int(Tile.parse(word)))
+        except ValueError:
+            raise LogError(
+                f"initdata.walltiles: tile {index + 1} is no tile: {show(word)}"
+            ) from None
+    return tiles
+
+
+def _score(value: object) -> int | None:
+    """A score of a ``finish`` output: an integer (Botzone may write 10.0 or "10")."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    elif isinstance(value, str) and len(value) <= 12:
+        try:
+            value = int(value)
+        except ValueError:
+            return None
+    if isinstance(value, int) and abs(value) <= MAX_INT:
+        return value
+    return None
 
 
 def match_scores(match: Mapping[str, Any]) -> tuple[int, ...] | None:
     """The scores of the log's ``finish`` output (by seat), or None if it has none."""
-    for entry in reversed(match.get("log", [])):
+    log = match.get("log")
+    for entry in reversed(log if isinstance(log, list) else []):
         output = entry.get("output") if isinstance(entry, dict) else None
         if isinstance(output, dict) and output.get("command") == "finish":
-            content = output.get("content", {})
-            try:
-                return tuple(int(content[str(i)]) for i in range(4))
-            except (KeyError, TypeError, ValueError):
+            content = output.get("content")
+            if not isinstance(content, dict):
                 return None
+            scores = []
+            for seat in range(4):
+                score = _score(content.get(str(seat)))
+                if score is None:
+                    return None
+                scores.append(score)
+            return tuple(scores)
     return None
 
 
@@ -91,31 +130,41 @@ class _LogPlayer:
         index = 2 * self.turn
         self.turn += 1
         key = str(self.seat)
-        try:
-            output = self.log[index]["output"]
-            logged = output["content"][key]
-        except (IndexError, KeyError, TypeError):
+        if index >= len(self.log):
             self.problems.append(f"log entry {index}: no request for seat {self.seat}")
             return Reply("RE", None)
+        entry = expect(self.log[index], dict, f"log[{index}]")
+        output = required(entry, "output", dict, f"log[{index}].")
+        content = required(output, "content", dict, f"log[{index}].output.")
+        if key not in content:
+            self.problems.append(f"log entry {index}: no request for seat {self.seat}")
+            return Reply("RE", None)
+        logged = expect(content[key], str, f"log[{index}].output.content.{key}")
         if logged != request:
             self.problems.append(
-                f"log entry {index}: seat {self.seat}'s request is {logged!r}, the judge sends {request!r}"
+                f"log entry {index}: seat {self.seat}'s request is {show(logged)}, the judge sends {request!r}"
             )
-        try:
-            answer = self.log[index + 1][key]
-        except (IndexError, KeyError, TypeError):
+        answers: dict[str, Any] = {}
+        if index + 1 < len(self.log):
+            answers = expect(self.log[index + 1], dict, f"log[{index + 1}]")
+        if key not in answers:
             self.problems.append(f"log entry {index + 1}: no answer of seat {self.seat}")
             return Reply("RE", None)
-        if not isinstance(answer, dict):
-            return Reply("OK", None)
-        verdict = str(answer.get("verdict", "OK"))
-        response = answer.get("response")
+        where = f"log[{index + 1}].{key}"
+        answer = expect(answers[key], dict, where)
+        verdict = optional(answer, "verdict", str, f"{where}.", "OK")
+        time = answer.get("time")
+        if time is not None and not (isinstance(time, float) and math.isfinite(time)):
+            time = integer(time, f"{where}.time", 0, MAX_INT)
+        time_ms = int(time or 0)
         if verdict != "OK":
-            return Reply(verdict, None, int(answer.get("time", 0) or 0))
+            return Reply(verdict, None, time_ms)
+        response = answer.get("response")
         if isinstance(response, dict):  # a JSON bot's whole output object
             response = response.get("response")
+        # any other answer is one the judge cannot read: an illegal action, as on Botzone
         text = response.strip() if isinstance(response, str) else None
-        return Reply("OK", text, int(answer.get("time", 0) or 0))
+        return Reply("OK", text, time_ms)
 
     def close(self) -> None:
         pass
@@ -135,15 +184,15 @@ class MatchCheck:
 
 
 def verify_match(match: Mapping[str, Any]) -> MatchCheck:
-    """Judge a Botzone match log again: every request and the final scores must be the log's."""
+    """Judge a Botzone match log again: every request and the final scores must be the log's.
+    A log that cannot be read (a field of the wrong type, a seat out of range) raises
+    :class:`~guobiao.table.fields.LogError` naming the field."""
     if not is_match_log(match):
-        raise ValueError("not a Botzone match log: an object with a 'log' list expected")
-    initdata = match.get("initdata")
-    if not isinstance(initdata, dict):
-        raise ValueError("the match log has no initdata object")
+        raise LogError("not a Botzone match log: an object with a 'log' list expected")
+    initdata = required(match, "initdata", dict)
     wall = _walltiles(initdata)
-    quan = int(initdata.get("quan", 0) or 0)
-    srand = int(initdata.get("srand", 0) or 0)
+    quan = _seat(optional(initdata, "quan", int, "initdata.", 0), "initdata.quan")
+    srand = optional(initdata, "srand", int, "initdata.", 0)
     log = match["log"]
     problems: list[str] = []
     players = [_LogPlayer(seat, log, problems) for seat in range(4)]
@@ -179,12 +228,9 @@ class _RecordOracle:
 
     def __init__(self, record: Mapping[str, Any]) -> None:
         self.game = Game.replay(record, actions=False)
-        self.actions = [(int(s), Action.parse(str(a))) for s, a in record["actions"]]
+        self.actions = record_actions(record)
         self.at = 0
-        foul = record.get("forfeit")
-        self.forfeit: tuple[int, str] | None = (
-            (int(foul["seat"]), str(foul["reason"])) if foul else None
-        )
+        self.forfeit = record_forfeit(record)
         self.turn = -1
         self.replies: list[Reply] = []
 
@@ -319,15 +365,15 @@ def record_to_match(record: Mapping[str, Any]) -> dict[str, Any]:
     if "result" not in record:
         raise ValueError("the record's hand is not over: it has no result")
     oracle = _RecordOracle(record)
-    wall = [int(t) for t in oracle.game.deal.wall]
-    quan = int(Wind.parse(str(record.get("round_wind", "E"))))
+    game = oracle.game
+    wall = [int(t) for t in game.deal.wall]
     players = [_OraclePlayer(seat, oracle) for seat in range(4)]
-    seed = record.get("seed")
-    judged = play_match(wall, players, quan=quan, srand=int(seed) if seed is not None else 0)
-    expected = record.get("result")
-    if expected is not None and list(judged.result.deltas) != list(expected.get("deltas", [])):
+    seed = game.seed if game.seed is not None else 0
+    judged = play_match(wall, players, quan=int(game.round_wind), srand=seed)
+    expected = record.get("result")  # an object: Game.replay read it
+    if expected is not None and list(judged.result.deltas) != expected.get("deltas"):
         raise ValueError(
-            f"the record judges to {list(judged.result.deltas)}, not its {expected.get('deltas')}"
+            f"the record judges to {list(judged.result.deltas)}, not its {show(expected.get('deltas'))}"
         )
     return judged.log
 
@@ -342,24 +388,25 @@ def verify_any(text: str, read_lines: Callable[[], list[dict[str, Any]]]) -> Rep
     :func:`guobiao.botzone.log.verify_match`) or a single hand record (``Game.record()``: it has
     ``"rules"`` and ``"actions"``); else a session log of JSON lines (``read_lines()``, checked
     by :func:`verify_log`). A log that cannot be read raises :class:`LogError`."""
-    stripped = text.strip()
     data: object = None
-    if stripped.startswith("{"):
+    if _OBJECT.match(text):
         try:
-            data = json.loads(stripped)
-        except json.JSONDecodeError:
-            data = None  # JSON lines: more than one object
+            data = parse_json(text, "the log")
+        except LogError:
+            data = None  # JSON lines (more than one object), or bad JSON: read line by line
     if isinstance(data, dict) and isinstance(data.get("log"), list):
         try:
             check = verify_match(data)
-        except (KeyError, TypeError, ValueError) as err:
+        except ValueError as err:
             raise LogError(f"bad Botzone match log: {err}") from None
         return ReplayReport(1, check.problems, _seat_scores(check.scores), "botzone match")
     if isinstance(data, dict) and "actions" in data and "rules" in data:
         report = ReplayReport(1, kind="hand")
         try:
             game = Game.replay(data)
-        except (KeyError, TypeError, ValueError) as err:
+        except LogError as err:
+            raise LogError(f"bad hand record: {err}") from None
+        except ValueError as err:
             report.problems.append(str(err))
             return report
         if game.result is None:
@@ -367,4 +414,5 @@ def verify_any(text: str, read_lines: Callable[[], list[dict[str, Any]]]) -> Rep
         else:
             report.scores = _seat_scores(game.result.deltas)
         return report
+    data = None  # not kept while the lines are read
     return verify_log(read_lines())

@@ -163,7 +163,7 @@ def arena(
 
 
 @click.command()
-@click.argument("log", type=click.Path(dir_okay=False, path_type=Path))
+@click.argument("log", type=click.Path(path_type=Path))
 @click.option("--quiet", is_flag=True, help="Print only problems and the final line.")
 def replay(log: Path, quiet: bool) -> None:
     """Replay a log and check it: a guobiao session log (`guobiao simulate --log-dir`, `guobiao
@@ -174,7 +174,8 @@ def replay(log: Path, quiet: bool) -> None:
     Every hand is rebuilt from its wall and actions (a Botzone log is judged again, every seat
     answering what the log says); every request, settlement and score must come out exactly as
     the log says. Exit code 0 when everything matches, 1 when anything differs (each difference
-    is listed), 2 when the file cannot be read.
+    is listed), 2 when the file cannot be read (missing, not a file, over 16 MiB, not UTF-8,
+    not JSON, a field of the wrong type).
 
     \b
     Examples:
@@ -182,25 +183,25 @@ def replay(log: Path, quiet: bool) -> None:
       guobiao arena --bots fan,fan,fan,random --deals 1 --log-dir logs
       guobiao replay logs/deal-0001-0123.botzone.json
     """
-    from guobiao.botzone.log import verify_any
-    from guobiao.table.replay import LogError, read_log
+    from rich.markup import escape
 
+    from guobiao.botzone.log import verify_any
+    from guobiao.table.replay import LogError, parse_log, read_text
+
+    name = _one_line(str(log))
     try:
-        text = log.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        _fail(f"no such file: {log}")
-    except (OSError, UnicodeDecodeError) as err:
-        _fail(f"{log}: {err}")
-    try:
-        report = verify_any(text, lambda: read_log(log))
+        text = read_text(log)
+        report = verify_any(text, lambda: parse_log(text))
     except LogError as err:
-        _fail(f"{log}: {err}")
+        _fail(f"{name}: {_one_line(str(err))}")
+    except RecursionError:  # a guard: the readers refuse JSON nested deeper than they go
+        _fail(f"{name}: nested too deeply to read")
     console = _console()
     for problem in report.problems:
-        console.print(f"[red]mismatch[/red] {problem}")
+        console.print(f"[red]mismatch[/red] {escape(_one_line(problem, 2000))}")
     if not quiet:
         scores = ", ".join(f"{p} {v}" for p, v in report.scores.items())
-        console.print(f"{report.kind.capitalize()} scores: {scores}")
+        console.print(escape(f"{report.kind.capitalize()} scores: {scores}"))
     if report.ok:
         console.print(
             f"Replayed {report.hands} hand{'s' if report.hands != 1 else ''} ({report.kind}): "
@@ -209,6 +210,12 @@ def replay(log: Path, quiet: bool) -> None:
     else:
         console.print(f"Replayed {report.hands} hands: {len(report.problems)} difference(s).")
         sys.exit(1)
+
+
+def _one_line(text: str, limit: int = 500) -> str:
+    """``text`` as one line of at most ``limit`` characters (control characters shown escaped)."""
+    flat = "".join(c if c.isprintable() else repr(c)[1:-1] for c in text[: limit + 1])
+    return flat if len(flat) <= limit else flat[: limit - 3] + "..."
 
 
 @click.command("botzone-bot")

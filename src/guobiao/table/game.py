@@ -42,6 +42,17 @@ from guobiao.core.shanten import ready_waits, shanten
 from guobiao.core.tiles import TILES, Tile, TileParseError
 from guobiao.scoring.calculator import calculate
 from guobiao.scoring.result import FanResult
+from guobiao.table.fields import (
+    LogError,
+    array,
+    clip,
+    expect,
+    optional,
+    required,
+    show,
+    table_rules,
+)
+from guobiao.table.fields import seat as _seat
 from guobiao.table.rules import COMPETITION, FORFEIT_REASONS, TableRules
 from guobiao.table.settlement import HandOutcome, Penalty, PenaltyKind, settle
 from guobiao.table.wall import (
@@ -66,6 +77,8 @@ __all__ = [
     "LiveSeat",
     "Phase",
     "SeatView",
+    "record_actions",
+    "record_forfeit",
 ]
 
 RECORD_VERSION = 1
@@ -587,55 +600,68 @@ class Game:
     @classmethod
     def replay(cls, record: Mapping[str, Any], *, actions: bool = True) -> Game:
         """Rebuild a hand from :meth:`record`; a record that does not replay, or whose result
-        differs from what the replay gives, raises ValueError saying where."""
-        if record.get("version") != RECORD_VERSION:
-            raise ValueError(f"unsupported record version {record.get('version')!r}")
+        differs from what the replay gives, raises ValueError saying where. A record it cannot
+        read (another version, a field of the wrong type, a seat out of range, a round wind that
+        is none) raises :class:`~guobiao.table.fields.LogError`, a ValueError naming the field."""
+        record = expect(record, dict, "the hand record")
+        version = record.get("version")
+        if not isinstance(version, int) or isinstance(version, bool) or version != RECORD_VERSION:
+            raise LogError(f"unsupported record version {show(version)}")
+        rules = table_rules(required(record, "rules", dict), "rules")
+        botzone = rules.wall_build == "botzone"
+        seed = optional(record, "seed", int, "", None)
+        wind_text = required(record, "round_wind", str)
         try:
-            rules = TableRules(**record["rules"])
-            botzone = rules.wall_build == "botzone"
-            dice_list = [] if botzone else [int(d) for d in record["dice"]]
-            walls = record["build"] if "build" in record else record["wall"]
-            tiles = [int(Tile.parse(t)) for t in walls]
-        except (KeyError, TypeError, ValueError) as err:
-            raise ValueError(f"the record's rules, dice or wall cannot be read: {err}") from None
+            round_wind = Wind.parse(wind_text)
+        except ValueError:
+            raise LogError(f"round_wind must be E, S, W or N, not {show(wind_text)}") from None
+        false_wins = optional(record, "false_wins", bool, "", False)
+        dice_list = [] if botzone else array(required(record, "dice", list), int, "dice")
+        key = "build" if "build" in record else "wall"
+        walls = array(required(record, key, list), str, key)
+        expected = optional(record, "result", dict, "", None)
+        foul = record_forfeit(record)
+        moves = record_actions(record) if actions else []
+        if len(walls) != rules.tile_count:
+            raise ValueError(f"the record's {key} has {len(walls)} tiles, not {rules.tile_count}")
+        tiles = []
+        for index, name in enumerate(walls):
+            try:
+                tiles.append(int(Tile.parse(name)))
+            except ValueError:
+                raise ValueError(
+                    f"the record's {key}[{index}] is not a tile: {show(name)}"
+                ) from None
         if not botzone and (len(dice_list) != 4 or not all(1 <= d <= 6 for d in dice_list)):
-            raise ValueError(f"the record's dice {dice_list} are not four throws of 1-6")
+            raise ValueError(f"the record's dice {show(dice_list)} are not four throws of 1-6")
         if not is_tile_set(tiles, rules.flowers):
             raise ValueError("the record's wall is not one set of tiles for its rules (第三条)")
         if botzone:
             dealt = deal_botzone(tiles)
         else:
             dice = (dice_list[0], dice_list[1], dice_list[2], dice_list[3])
-            dealt = deal_from_build(tiles, dice) if "build" in record else deal_from(tiles, dice)
-        game = cls(
-            rules,
-            record.get("seed"),
-            round_wind=Wind.parse(record["round_wind"]),
-            deal_=dealt,
-            false_wins=bool(record.get("false_wins", False)),
-        )
+            dealt = deal_from_build(tiles, dice) if key == "build" else deal_from(tiles, dice)
+        game = cls(rules, seed, round_wind=round_wind, deal_=dealt, false_wins=false_wins)
         if actions:
-            for number, (seat, text) in enumerate(record["actions"], start=1):
+            for number, (seat, action) in enumerate(moves, start=1):
                 try:
-                    game.act(int(seat), Action.parse(text))
-                except (IllegalActionError, ValueError) as err:
+                    game.act(seat, action)
+                except ValueError as err:
                     raise ValueError(
-                        f"action {number} ({seat} {text}) does not replay: {err}"
+                        f"action {number} ({seat} {action}) does not replay: {err}"
                     ) from None
-            foul = record.get("forfeit")
             if foul is not None:
                 try:
-                    game.forfeit(int(foul["seat"]), str(foul["reason"]))
-                except (IllegalActionError, KeyError, TypeError, ValueError) as err:
+                    game.forfeit(*foul)
+                except ValueError as err:
                     raise ValueError(
-                        f"the record's forfeit {foul} does not replay: {err}"
+                        f"the record's forfeit {show(foul)} does not replay: {err}"
                     ) from None
-            expected = record.get("result")
             if expected is not None:
                 got = game.result.summary() if game.result is not None else None
                 if got != expected:
                     raise ValueError(
-                        f"the replayed result {got} differs from the record's {expected}"
+                        f"the replayed result {got} differs from the record's {show(expected)}"
                     )
         return game
 
@@ -1162,6 +1188,33 @@ class Game:
             return f"seat {Wind(seat).letter} is not to act now (waiting for {waiting})"
         options = ", ".join(str(a) for a in legal)
         return f"{action} is not legal for seat {Wind(seat).letter}; legal: {options}"
+
+
+def record_actions(record: Mapping[str, Any]) -> list[tuple[int, Action]]:
+    """A hand record's ``actions``: ``[seat, action text]`` pairs read into actions (LogError
+    for a wrong type or seat, ValueError for a text that is no action)."""
+    out: list[tuple[int, Action]] = []
+    for number, entry in enumerate(array(required(record, "actions", list), list, "actions"), 1):
+        where = f"actions[{number - 1}]"
+        if len(entry) != 2:
+            raise LogError(f"{where} must be [seat, action], not {len(entry)} values")
+        who = _seat(entry[0], f"{where}[0]")
+        text = expect(entry[1], str, f"{where}[1]")
+        try:
+            out.append((who, Action.parse(text)))
+        except ValueError as err:
+            raise ValueError(
+                f"action {number} ({who} {clip(text)}) cannot be read: {clip(str(err))}"
+            ) from None
+    return out
+
+
+def record_forfeit(record: Mapping[str, Any]) -> tuple[int, str] | None:
+    """A hand record's ``forfeit`` (seat, reason), None if it has none; LogError if ill-typed."""
+    foul = optional(record, "forfeit", dict, "", None)
+    if foul is None:
+        return None
+    return _seat(foul.get("seat"), "forfeit.seat"), required(foul, "reason", str, "forfeit.")
 
 
 def _rebuilt(

@@ -16,16 +16,34 @@ hand (``guobiao arena``). :func:`verify_log` rebuilds every hand from its wall a
 the session from the hands, and reports every difference from what the log says;
 :func:`guobiao.botzone.log.verify_any` also reads a single hand record and a Botzone match
 log. File reading and writing are the only I/O; the rest is pure.
+
+A log is read as data from anywhere: :func:`read_text` reads at most :data:`MAX_LOG_BYTES`,
+:func:`parse_log` at most :data:`MAX_LOG_VALUES` JSON values, and every field is type-checked
+(:mod:`guobiao.table.fields`): what cannot be read raises :class:`LogError` naming the line and
+the field, never another exception.
 """
 
 from __future__ import annotations
 
 import json
+import stat
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from guobiao.table.fields import (
+    MAX_INT,
+    LogError,
+    array,
+    clip,
+    expect,
+    integer,
+    optional,
+    required,
+    show,
+    table_rules,
+)
 from guobiao.table.game import Game, HandResult
 from guobiao.table.play import SessionPlay
 from guobiao.table.rules import TableRules
@@ -33,10 +51,15 @@ from guobiao.table.session import Session, seating
 
 __all__ = [
     "LOG_VERSION",
+    "MAX_LOG_BYTES",
+    "MAX_LOG_VALUES",
     "LogError",
     "ReplayReport",
     "hand_lines",
+    "parse_json",
+    "parse_log",
     "read_log",
+    "read_text",
     "result_summary",
     "session_lines",
     "verify_log",
@@ -45,9 +68,12 @@ __all__ = [
 
 LOG_VERSION = 1
 
+MAX_LOG_BYTES = 16 * 2**20
+"""The largest log :func:`read_text` reads: 16 MiB, some 300 times a 16-hand session log."""
 
-class LogError(ValueError):
-    """A log that cannot be read (bad JSON, wrong version, missing lines)."""
+MAX_LOG_VALUES = 1_000_000
+"""The most JSON values a log may hold (some 150 times a 16-hand session log): with
+:data:`MAX_LOG_BYTES`, what bounds the memory a log takes to read to some 200 MB."""
 
 
 def result_summary(result: HandResult) -> dict[str, Any]:
@@ -136,21 +162,75 @@ def write_log(path: Path, lines: Iterable[Mapping[str, Any]]) -> None:
     temporary.replace(path)
 
 
-def read_log(path: Path) -> list[dict[str, Any]]:
-    """Read a log; a line that is not a JSON object raises :class:`LogError` naming it."""
+def read_text(path: Path, limit: int = MAX_LOG_BYTES) -> str:
+    """A log file's text, read whole: LogError, one line, if it is missing, a directory or a
+    device, unreadable, over ``limit`` bytes or not UTF-8."""
+    try:
+        mode = path.stat().st_mode
+        if stat.S_ISDIR(mode):
+            raise LogError("a directory, not a log file")
+        if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+            raise LogError("a device, not a log file")
+        with path.open("rb") as source:  # a regular file or a pipe: read at most limit + 1
+            data = source.read(limit + 1)
+    except FileNotFoundError:
+        raise LogError("no such file") from None
+    except PermissionError:
+        raise LogError("permission denied") from None
+    except OSError as err:
+        raise LogError(f"cannot be read: {err.strerror or err}") from None
+    if len(data) > limit:
+        raise LogError(f"larger than {limit // 2**20} MiB: not a log guobiao reads")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as err:
+        raise LogError(f"not UTF-8 text (byte {err.start})") from None
+
+
+def parse_json(text: str, where: str) -> object:
+    """One JSON value; LogError (naming ``where``) for bad JSON, more values than
+    :data:`MAX_LOG_VALUES`, nesting too deep for the reader, or an integer too long to read."""
+    _check_values(text, where)
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as err:
+        raise LogError(f"{where}: not JSON: {err.msg} (column {err.colno})") from None
+    except RecursionError:
+        raise LogError(f"{where}: JSON nested too deeply") from None
+    except ValueError as err:  # an integer over the int-string limit (4,300 digits)
+        raise LogError(f"{where}: not JSON guobiao reads: {clip(str(err), 80)}") from None
+
+
+def _check_values(text: str, where: str = "") -> None:
+    # each value but the first follows a comma or opens a container: an upper bound, cheap
+    count = text.count(",") + text.count("[") + text.count("{")
+    if count > MAX_LOG_VALUES:
+        prefix = f"{where}: " if where else ""
+        raise LogError(f"{prefix}more than {MAX_LOG_VALUES:,} JSON values: not a log guobiao reads")
+
+
+def parse_log(text: str) -> list[dict[str, Any]]:
+    """The lines of a log's text; a line that is not a JSON object raises :class:`LogError`
+    naming it."""
+    _check_values(text)
+    if "\r" in text:  # universal newlines (JSON has no raw CR inside a string)
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
     lines: list[dict[str, Any]] = []
-    with path.open(encoding="utf-8") as source:
-        for number, text in enumerate(source, start=1):
-            if not text.strip():
-                continue
-            try:
-                obj = json.loads(text)
-            except json.JSONDecodeError as err:
-                raise LogError(f"line {number}: not JSON: {err.msg}") from None
-            if not isinstance(obj, dict):
-                raise LogError(f"line {number}: a JSON object expected")
-            lines.append(obj)
+    start, number = 0, 0
+    while start < len(text):  # line by line, without a copy of the whole text
+        stop = text.find("\n", start)
+        stop = len(text) if stop < 0 else stop
+        line = text[start:stop]
+        start, number = stop + 1, number + 1
+        if line.strip():
+            where = f"line {number}"
+            lines.append(expect(parse_json(line, where), dict, where))
     return lines
+
+
+def read_log(path: Path) -> list[dict[str, Any]]:
+    """Read a log (:func:`read_text`, :func:`parse_log`)."""
+    return parse_log(read_text(path))
 
 
 @dataclass(slots=True)
@@ -169,32 +249,38 @@ class ReplayReport:
 
 
 def verify_log(lines: list[dict[str, Any]]) -> ReplayReport:
-    """Replay every hand and the session; list every difference from the log."""
+    """Replay every hand and the session; list every difference from the log. A log that cannot
+    be read (a field of the wrong type, a hand record that is not one) raises LogError naming
+    the line and the field."""
     report = ReplayReport()
     if not lines or lines[0].get("type") != "session":
         raise LogError("the first line must be the session header")
     header = lines[0]
-    if header.get("version") != LOG_VERSION:
+    version = header.get("version")
+    if not isinstance(version, int) or isinstance(version, bool) or version != LOG_VERSION:
         raise LogError(
-            f"unsupported log version {header.get('version')!r} (this guobiao reads {LOG_VERSION})"
+            f"unsupported log version {show(version)} (this guobiao reads {LOG_VERSION})"
         )
+    rules = table_rules(required(header, "rules", dict, "line 1: "), "line 1: rules")
+    players = array(required(header, "players", list, "line 1: "), str, "line 1: players")
     try:
-        rules = TableRules(**header["rules"])
         session = Session(
-            header["players"], starting_points=rules.starting_points, hands=rules.hands_per_session
+            players, starting_points=rules.starting_points, hands=rules.hands_per_session
         )
-    except (KeyError, TypeError, ValueError) as err:
+    except ValueError as err:
         raise LogError(f"bad session header: {err}") from None
     end: dict[str, Any] | None = None
     for index, line in enumerate(lines[1:], start=2):
         kind = line.get("type")
         if kind == "end":
             end = line
+            optional(line, "ended_early", bool, f"line {index}: ", False)
             continue
         if kind != "hand":
-            report.problems.append(f"line {index}: unknown line type {kind!r}")
+            report.problems.append(f"line {index}: unknown line type {show(kind)}")
             continue
-        number = line.get("number")
+        number = integer(line.get("number"), f"line {index}: number")
+        record = required(line, "game", dict, f"line {index}: ")
         where = f"hand {number} (line {index})"
         report.hands += 1
         if session.is_over:
@@ -206,8 +292,10 @@ def verify_log(lines: list[dict[str, Any]]) -> ReplayReport:
                 f"{where}: seating or number differs from the session's rotation"
             )
         try:
-            game = Game.replay(line["game"])
-        except (KeyError, TypeError, ValueError) as err:
+            game = Game.replay(record)
+        except LogError as err:
+            raise LogError(f"line {index}: game: {err}") from None
+        except ValueError as err:
             report.problems.append(f"{where}: {err}")
             _skip(session, line)
             continue
@@ -218,7 +306,8 @@ def verify_log(lines: list[dict[str, Any]]) -> ReplayReport:
         replayed = result_summary(game.result)
         if replayed != line.get("result"):
             report.problems.append(
-                f"{where}: the replayed result {replayed} differs from the log's {line.get('result')}"
+                f"{where}: the replayed result {replayed} differs from the log's "
+                f"{show(line.get('result'))}"
             )
         session.record(game.result.deltas, game.result.outcome)
     report.scores = dict(session.scores)
@@ -230,14 +319,23 @@ def verify_log(lines: list[dict[str, Any]]) -> ReplayReport:
         )
     elif end.get("scores") != report.scores:
         report.problems.append(
-            f"the session scores {report.scores} differ from the log's {end.get('scores')}"
+            f"the session scores {report.scores} differ from the log's {show(end.get('scores'))}"
         )
     return report
 
 
 def _skip(session: Session, line: Mapping[str, Any]) -> None:
-    """Keep the session in step past a hand that did not replay, with the log's own deltas."""
-    try:
-        session.record(tuple(line["result"]["deltas"]))
-    except (KeyError, TypeError, ValueError):
+    """Keep the session in step past a hand that did not replay, with the log's own deltas
+    (four integers summing to zero), else none."""
+    result = line.get("result")
+    deltas = result.get("deltas") if isinstance(result, dict) else None
+    if (
+        isinstance(deltas, list)
+        and len(deltas) == 4
+        and all(isinstance(d, int) and not isinstance(d, bool) for d in deltas)
+        and all(abs(d) <= MAX_INT for d in deltas)
+        and sum(deltas) == 0
+    ):
+        session.record(tuple(deltas))
+    else:
         session.record((0, 0, 0, 0))
