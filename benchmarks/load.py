@@ -51,7 +51,15 @@ SERVER_LIMITS = {
     "grace": 600,
     "bot-delay": 0,
     "between-hands": 0.5,
+    # every table's clients come from an address of their own (X-Forwarded-For, believed from
+    # loopback only), as people at different tables would: the per-address limits apply to each
+    "trusted-proxy": "127.0.0.1",
 }
+
+
+def address(table: int) -> dict[str, str]:
+    """The X-Forwarded-For header of table ``table``'s clients."""
+    return {"X-Forwarded-For": f"10.{table // 65536 % 256}.{table // 256 % 256}.{table % 256}"}
 
 
 def free_port() -> int:
@@ -148,11 +156,13 @@ class Server:
         self.log.close()
 
 
-def post(server: Server, path: str, body: dict[str, Any]) -> dict[str, Any]:
+def post(
+    server: Server, path: str, body: dict[str, Any], headers: dict[str, str] | None = None
+) -> dict[str, Any]:
     request = urllib.request.Request(
         server.url(path),
         data=json.dumps(body).encode(),
-        headers={"Content-Type": "application/json"},
+        headers={"Content-Type": "application/json", **(headers or {})},
         method="POST",
     )
     with urllib.request.urlopen(request, timeout=30) as response:
@@ -171,12 +181,20 @@ class Room:
 async def new_room(server: Server, table: int) -> Room:
     """A room with four remote players seated (not started)."""
     made = await asyncio.to_thread(
-        post, server, "/api/rooms", {"name": f"load {table}", "player": f"T{table}A"}
+        post,
+        server,
+        "/api/rooms",
+        {"name": f"load {table}", "player": f"T{table}A"},
+        address(table),
     )
     tokens = [made["token"]]
     for place in "BCD":
         joined = await asyncio.to_thread(
-            post, server, f"/api/rooms/{made['id']}/join", {"name": f"T{table}{place}"}
+            post,
+            server,
+            f"/api/rooms/{made['id']}/join",
+            {"name": f"T{table}{place}", "invite": made["invite"]},
+            address(table),
         )
         tokens.append(joined["token"])
     return Room(made["id"], made["owner_token"], tokens, made["watch_token"])
@@ -262,7 +280,9 @@ async def table(
             for token in [*room.tokens, room.watch]:
                 sockets.append(
                     await connect(
-                        server.url(f"/ws/rooms/{room.id}?token={token}", "ws"), max_size=2**22
+                        server.url(f"/ws/rooms/{room.id}?token={token}", "ws"),
+                        max_size=2**22,
+                        additional_headers=address(number),
                     )
                 )
             await start(server, room.id, room.owner)

@@ -36,7 +36,9 @@ def make_client(tmp_path: Path, limits: Limits) -> TestClient:
 
 
 def new_room(client: TestClient, *, start: bool = True, **body: Any) -> Message:
-    made: Message = client.post("/api/rooms", json={"player": "me", "seed": 7, **body}).json()
+    """A room with "me" at place A; started: a practice table (three bots, seed 7)."""
+    table = {"practice": True, "seed": 7} if start else {}
+    made: Message = client.post("/api/rooms", json={"player": "me", **table, **body}).json()
     if start:
         started = client.post(
             f"/api/rooms/{made['id']}/start",
@@ -115,13 +117,18 @@ def test_pages_and_static_files_are_served(client: TestClient) -> None:
 
 def test_rooms_api(client: TestClient) -> None:
     made = new_room(client, start=False, name="Friday")
-    assert made["place"] == 0 and made["token"] and made["invite"] is None
+    assert made["place"] == 0 and made["token"] and made["invite"]
     listed = client.get("/api/rooms").json()
     assert [r["id"] for r in listed] == [made["id"]]
-    assert "token" not in json.dumps(listed)
-    joined = client.post(f"/api/rooms/{made['id']}/join", json={"name": "Bob", "place": 2}).json()
+    assert "token" not in json.dumps(listed) and made["invite"] not in json.dumps(listed)
+    invite = made["invite"]
+    joined = client.post(
+        f"/api/rooms/{made['id']}/join", json={"name": "Bob", "place": 2, "invite": invite}
+    ).json()
     assert joined["place"] == 2
-    taken = client.post(f"/api/rooms/{made['id']}/join", json={"name": "Cy", "place": 2})
+    taken = client.post(
+        f"/api/rooms/{made['id']}/join", json={"name": "Cy", "place": 2, "invite": invite}
+    )
     assert taken.status_code == 400 and taken.json()["detail"]["code"] == "taken"
     url = f"/api/rooms/{made['id']}"
     forged = client.post(url + "/start", json={"owner_token": joined["token"]})
@@ -259,8 +266,10 @@ def test_hostile_clients_change_nothing(client: TestClient) -> None:
 def test_out_of_turn_actions_are_refused(tmp_path: Path) -> None:
     limits = Limits(first_discard=60, turn=60, claim=60, grace=60, bot_delay=5, between_hands=0)
     with make_client(tmp_path, limits) as client:
-        made = client.post("/api/rooms", json={"player": "me", "seed": 3}).json()
-        joined = client.post(f"/api/rooms/{made['id']}/join", json={"name": "you"}).json()
+        made = client.post("/api/rooms", json={"player": "me"}).json()
+        joined = client.post(
+            f"/api/rooms/{made['id']}/join", json={"name": "you", "invite": made["invite"]}
+        ).json()
         client.post(
             f"/api/rooms/{made['id']}/start",
             json={"owner_token": made["owner_token"], "fill": True},

@@ -184,7 +184,7 @@ def click_by_policy(page: Any) -> None:
 def won_hand(browser: Any, base_url: str) -> dict[str, Any]:
     """A room whose first hand Zoe played by clicking, with a seed that makes it a win."""
     seed, expected = winning_seed()
-    made = post(base_url, "/api/rooms", {"player": "Zoe", "seed": seed})
+    made = post(base_url, "/api/rooms", {"player": "Zoe", "practice": True, "seed": seed})
     post(
         base_url,
         f"/api/rooms/{made['id']}/start",
@@ -310,7 +310,7 @@ def test_a_finished_session_from_the_lobby_on_a_phone(
     port = free_port()
     with server(tmp_path_factory.mktemp("done"), port, between_hands=0):
         base = f"http://127.0.0.1:{port}"
-        made = post(base, "/api/rooms", {"name": "Bots only", "seed": 5})
+        made = post(base, "/api/rooms", {"name": "Bots only", "practice": True, "seed": 5})
         post(
             base,
             f"/api/rooms/{made['id']}/start",
@@ -352,7 +352,9 @@ def test_language_hints_and_labels(browser: Any, base_url: str) -> None:
     assert page.locator("a.home").inner_text() == "Lobby"
     page.click("#lang")
     assert page.locator("a.home").inner_text() == "大厅"
-    page.wait_for_function("document.querySelector('#countdown').innerText.includes('轮到你')")
+    page.wait_for_function(
+        "() => document.querySelector('#countdown').innerText.includes('轮到你')"
+    )
     assert page.locator("#hints").is_hidden()
     page.check("#hints-on")
     assert "向听" in page.locator("#hints").inner_text()
@@ -389,7 +391,9 @@ def test_private_room_invite_and_waiting_room(browser: Any, base_url: str) -> No
     guest.wait_for_selector("#join-form:not([hidden])")
     guest.fill("#join-name", "Guest")
     guest.click("#join-btn")
-    page.wait_for_function("document.querySelector('#wait-places').innerText.includes('Guest')")
+    page.wait_for_function(
+        "() => document.querySelector('#wait-places').innerText.includes('Guest')"
+    )
     page.click("#start")  # the host fills the other places with bots and starts
     guest.wait_for_selector("#table:not([hidden])")
     page.wait_for_selector("#table:not([hidden])")

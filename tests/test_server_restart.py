@@ -112,7 +112,11 @@ def test_a_killed_server_resumes_every_table(tmp_path: Path) -> None:
     rng = random.Random(4)
     answered: set[tuple[Any, Any]] = set()
     with server(data, port) as proc:
-        made = post(port, "/api/rooms", {"player": "me", "seed": 12, "bot_kind": "efficiency"})
+        made = post(
+            port,
+            "/api/rooms",
+            {"player": "me", "practice": True, "seed": 12, "bot_kind": "efficiency"},
+        )
         post(
             port,
             f"/api/rooms/{made['id']}/start",

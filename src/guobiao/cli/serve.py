@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ipaddress
 from pathlib import Path
 
 import click
@@ -17,6 +18,17 @@ from guobiao.cli.paths import (
 from guobiao.cli.util import fail as _fail
 
 __all__ = ["serve"]
+
+
+def _networks(
+    ctx: click.Context, param: click.Parameter, value: tuple[str, ...]
+) -> tuple[str, ...]:
+    for address in value:
+        try:
+            ipaddress.ip_network(address.strip(), strict=False)
+        except ValueError:
+            raise click.BadParameter(f"{address!r} is no IP address or network") from None
+    return value
 
 
 @click.command()
@@ -84,6 +96,16 @@ __all__ = ["serve"]
     show_default=True,
     help="How long a referee's login lasts.",
 )
+@click.option(
+    "--trusted-proxy",
+    "trusted_proxies",
+    multiple=True,
+    metavar="ADDR",
+    callback=_networks,
+    help="The address (or network, 10.0.0.0/8) of a reverse proxy in front of the server: "
+    "X-Forwarded-For is believed only from these; repeatable. Without it the client address "
+    "(of the per-address limits, docs/web.md) is the socket peer.",
+)
 def serve(
     host: str,
     port: int,
@@ -96,17 +118,21 @@ def serve(
     between_hands: float,
     url: str,
     session_hours: float,
+    trusted_proxies: tuple[str, ...],
 ) -> None:
     """Play in the browser: a lobby, tables with people and bots, 16-hand sessions; and the
     tournament pages of the --db database: standings, seating, score sheets, the projector
     view, referee score entry (docs/web.md). Needs the web extra: pip install 'guobiao[web]'.
     The rooms and the tournament database are kept in the per-user data folder (GUOBIAO_HOME
-    moves it) unless --data and --db choose others: the defaults below.
+    moves it) unless --data and --db choose others: the defaults below. Every client is bounded
+    (tables created and sockets opened per address, spectators per table; a table no one is
+    connected to closes after 30 minutes; failed logins): docs/web.md, Limits and security.
 
     \b
     Try it:
       guobiao serve --port 8000        then open http://127.0.0.1:8000/
       guobiao serve --db sqlite:///club.db     tournaments at http://127.0.0.1:8000/t/
+      guobiao serve --trusted-proxy 127.0.0.1  behind a reverse proxy on this machine
     """
     try:
         import gc
@@ -133,6 +159,7 @@ def serve(
             limits=limits,
             tournament_db=url,
             session_seconds=session_hours * 3600,
+            trusted_proxies=trusted_proxies,
         )
     except Exception as err:  # a bad URL, a database that is not ours
         _fail(f"cannot open the tournament database {describe_db(url)}: {err}")
@@ -146,4 +173,5 @@ def serve(
     gc.collect()
     gc.freeze()
     gc.set_threshold(50_000, 20, 100)
-    uvicorn.run(app, host=host, port=port, log_level="warning")
+    # Client messages are at most 1,024 characters (docs/web.md): no 16 MiB WebSocket frames.
+    uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=65_536)

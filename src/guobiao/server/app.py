@@ -7,10 +7,13 @@ in its driver task (bots, time-outs, the next hand), never in two places at once
 HTTP (JSON):
 
 - ``GET /api/rooms``: public rooms not yet over (``?finished=true``: those over, latest first).
-- ``POST /api/rooms`` ``{name, private, bot_kind, player, place, seed}`` → ``{id, owner_token,
-  watch_token, invite, place, token}`` (``player``: sit the creator down under that name).
+- ``POST /api/rooms`` ``{name, private, practice, bot_kind, player, place, seed}`` → ``{id,
+  owner_token, watch_token, invite, place, token}`` (``player``: sit the creator down under that
+  name; ``practice``: every other place a bot, and only then may ``seed`` be chosen). Each client
+  address may create ``Limits.create_burst`` rooms at once, then one every ``create_every`` s.
 - ``GET /api/rooms/{id}``: the room (no token).
-- ``POST /api/rooms/{id}/join`` ``{name, place, invite}`` → ``{place, token}``.
+- ``POST /api/rooms/{id}/join`` ``{name, place, invite}`` → ``{place, token}``: an empty place is
+  taken with the room's invite only (the creator's link).
 - ``POST /api/rooms/{id}/bots`` ``{owner_token, kind, place}``: seat bots (every empty place, or one).
 - ``POST /api/rooms/{id}/start`` ``{owner_token, fill}``: start the 16-hand session.
 - ``GET /api/rooms/{id}/hands?token=``: the hands dealt so far (how each finished one ended) and
@@ -18,7 +21,15 @@ HTTP (JSON):
   for a hand still in play). A private room's hands need one of its tokens or the invite.
 
 WebSocket ``/ws/rooms/{id}?token=...``: a seat token plays that place; the watch token, the
-invite (private rooms) or no token (public rooms) watches. Messages: docs/web.md.
+invite (private rooms) or no token (public rooms) watches. Messages: docs/web.md. Sockets are
+capped per room (``Limits.spectators``, ``seat_sockets`` per place) and per client address
+(``address_sockets``): over a cap the socket is closed with code 4429 and the reason.
+
+Rooms leave memory when their session is over or when no socket has been open to them for
+``Limits.idle_close`` (``Lobby.sweep``, every 30 s at most); their hands stay in the database, and
+the read-only endpoints (the room, its hands, their replays) load a closed room from there. The
+client address is the socket peer, or ``X-Forwarded-For`` from a ``trusted_proxies`` address.
+Every HTTP response carries ``SECURITY_HEADERS`` (CSP, no framing, nosniff, referrer policy).
 
 With a tournament database (``tournament_db``), the tournament pages and their API under ``/t/``
 and ``/api/t/`` (``guobiao.server.tournament``): public standings, seating, score sheets, the
@@ -33,18 +44,24 @@ import logging
 import os
 import secrets
 import time
-from collections import deque
-from collections.abc import AsyncIterator, Callable
+from collections import OrderedDict, deque
+from collections.abc import AsyncIterator, Callable, Iterable
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import FastAPI, HTTPException, WebSocket, WebSocketDisconnect
+from fastapi import FastAPI, HTTPException, Request, WebSocket, WebSocketDisconnect
+from fastapi import Path as PathParam
+from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import FileResponse
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
+from starlette.datastructures import MutableHeaders
+from starlette.requests import HTTPConnection
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from guobiao.server.guards import SECURITY_HEADERS, RateLimiter, TrustedProxies
 from guobiao.server.protocol import ProtocolError, parse_client_message, tile_table
-from guobiao.server.rooms import Limits, Lobby, Notice, Room, RoomError
+from guobiao.server.rooms import Limits, Lobby, Notice, Room, RoomError, same
 from guobiao.server.store import RoomStore
 
 __all__ = ["Hub", "create_app"]
@@ -58,34 +75,64 @@ _HTTP_STATUS = {
     "forbidden": 403,
     "bad_invite": 403,
     "hand_live": 409,
+    "slow_down": 429,
     "busy": 503,
 }
+CLOSED_CACHE = 16
+"""Closed rooms kept in memory after being read (their replays), the least recently used
+dropped first."""
+
+Place = Annotated[int | None, Field(ge=0, le=3)]
+Text = Annotated[str, Field(max_length=200)]
 
 
 class CreateRoom(BaseModel):
-    name: str = ""
+    name: Text = ""
     private: bool = False
-    bot_kind: str = "efficiency"
-    player: str | None = None
-    place: int | None = None
-    seed: int | None = None
+    practice: bool = False
+    bot_kind: Text = "efficiency"
+    player: Text | None = None
+    place: Place = None
+    seed: Annotated[int | None, Field(ge=0, lt=2**63)] = None
 
 
 class JoinRoom(BaseModel):
-    name: str
-    place: int | None = None
-    invite: str | None = None
+    name: Text
+    place: Place = None
+    invite: Text | None = None
 
 
 class AddBots(BaseModel):
-    owner_token: str
-    kind: str | None = None
-    place: int | None = None
+    owner_token: Text
+    kind: Text | None = None
+    place: Place = None
 
 
 class StartRoom(BaseModel):
-    owner_token: str
+    owner_token: Text
     fill: bool = False
+
+
+class SecurityHeaders:
+    """ASGI middleware: :data:`SECURITY_HEADERS` on every HTTP response (a header the response
+    sets itself is kept)."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def send_with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                headers = MutableHeaders(scope=message)
+                for key, value in SECURITY_HEADERS.items():
+                    headers.setdefault(key, value)
+            await send(message)
+
+        await self.app(scope, receive, send_with_headers)
 
 
 class Conn:
@@ -124,6 +171,17 @@ def _error(code: str, message: str) -> dict[str, Any]:
     return {"type": "error", "code": code, "message": message}
 
 
+def _welcome(room: Room, place: int | None) -> dict[str, Any]:
+    return {
+        "type": "welcome",
+        "room": room.id,
+        "you": place,
+        "role": "player" if place is not None else "spectator",
+        "name": room.places[place].name if place is not None else None,
+        "tiles": tile_table(),
+    }
+
+
 class Hub:
     """The live side of the rooms: sockets, one driver task per started room, persistence."""
 
@@ -136,6 +194,13 @@ class Hub:
         self.conns: dict[str, set[Conn]] = {}
         self.wakes: dict[str, asyncio.Event] = {}
         self.drivers: dict[str, asyncio.Task[None]] = {}
+        limits = lobby.limits
+        self.creations = RateLimiter(
+            limits.create_burst, limits.create_every, limits.tracked_addresses
+        )
+        self.addresses: dict[str, int] = {}  # open sockets by client address (none: no entry)
+        self.closed: OrderedDict[str, Room] = OrderedDict()  # closed rooms read lately
+        self.sweeper: asyncio.Task[None] | None = None
 
     def save(self, room: Room) -> None:
         if room.saved_version != room.version:
@@ -164,6 +229,76 @@ class Hub:
             self.wakes.setdefault(room.id, asyncio.Event())
             self.drivers[room.id] = asyncio.get_running_loop().create_task(self._drive(room))
 
+    def retire(self, room: Room) -> None:
+        """Let a room go (its session over, or :meth:`Lobby.sweep` took it): its driver stops;
+        a room never started is deleted, any other saved and closed (its hands stay for the
+        replays). Nothing of it stays in memory once its last socket closes."""
+        self.lobby.rooms.pop(room.id, None)
+        task = self.drivers.pop(room.id, None)
+        if task is not None and task is not asyncio.current_task():
+            task.cancel()
+        self.wakes.pop(room.id, None)
+        if not room.started:
+            self.store.delete(room.id)
+            return
+        self.save(room)
+        self.store.close_room(room.id, room.info() if room.ended and not room.private else None)
+
+    def sweep(self, now: float) -> None:
+        for room in self.lobby.sweep(now):
+            self.retire(room)
+
+    async def _sweep_every(self, seconds: float) -> None:
+        while True:
+            await asyncio.sleep(seconds)
+            try:
+                self.sweep(self.clock())
+            except Exception:  # keep sweeping: a bad room must not stop the rest
+                _log.exception("sweeping the rooms")
+
+    def start(self) -> None:
+        """On the server's start: close what is over, drive the rest, sweep now and then."""
+        self.sweep(self.clock())
+        for room in list(self.lobby.rooms.values()):
+            self.ensure_driver(room)
+        every = min(30.0, max(0.05, self.lobby.limits.idle_close / 4))
+        self.sweeper = asyncio.get_running_loop().create_task(self._sweep_every(every))
+
+    async def find(self, room_id: str) -> Room | None:
+        """A live room, or a closed one read from the store (for its replays: read only)."""
+        room = self.lobby.rooms.get(room_id) or self.closed.get(room_id)
+        if room is not None:
+            if room.id in self.closed:
+                self.closed.move_to_end(room.id)
+            return room
+        data = await run_in_threadpool(self.store.load, room_id)
+        if data is None:
+            return None
+        try:
+            room = await run_in_threadpool(Room.from_dict, data, self.lobby.limits, self.clock())
+        except (KeyError, TypeError, ValueError) as err:
+            _log.error("room %s cannot be read: %s", room_id, err)
+            return None
+        if room_id in self.lobby.rooms:  # resumed meanwhile? (never: closed rows stay closed)
+            return self.lobby.rooms[room_id]
+        self.closed[room_id] = room
+        while len(self.closed) > CLOSED_CACHE:
+            self.closed.popitem(last=False)
+        return room
+
+    def refusal(self, room: Room, place: int | None, address: str) -> str | None:
+        """Why a new socket is refused (a cap reached), or None."""
+        limits = room.limits
+        if self.addresses.get(address, 0) >= limits.address_sockets:
+            return f"too many connections from your address (at most {limits.address_sockets})"
+        if place is None:
+            watching = sum(1 for c in self.conns.get(room.id, ()) if c.place is None)
+            if watching >= limits.spectators:
+                return f"this table has as many spectators as it takes ({limits.spectators})"
+        elif room.places[place].connections >= limits.seat_sockets:
+            return f"this seat is open in {limits.seat_sockets} places already: close one"
+        return None
+
     async def _drive(self, room: Room) -> None:
         event = self.wakes[room.id]
         try:
@@ -173,6 +308,8 @@ class Hub:
                 notices = room.poll(self.clock(), max_steps=64)
                 if notices or room.version != before:
                     self.publish(room, notices)
+                if room.ended:
+                    break
                 wake = room.next_wake(self.clock())
                 timeout = None if wake is None else max(0.0, wake - self.clock())
                 if timeout == 0.0:
@@ -184,50 +321,78 @@ class Hub:
             _log.exception("room %s stopped", room.id)
         finally:
             self.drivers.pop(room.id, None)
+            if room.ended:  # over: the lobby and memory let it go, the database keeps it
+                self.retire(room)
 
     async def stop(self) -> None:
         tasks = list(self.drivers.values())
+        if self.sweeper is not None:
+            tasks.append(self.sweeper)
+            self.sweeper = None
         for task in tasks:
             task.cancel()
         for task in tasks:
             with contextlib.suppress(asyncio.CancelledError):
                 await task
 
-    async def serve_socket(self, ws: WebSocket, room_id: str, token: str) -> None:
-        await ws.accept()
+    async def serve_socket(self, ws: WebSocket, room_id: str, token: str, address: str) -> None:
         room = self.lobby.rooms.get(room_id)
         if room is None:
-            await ws.send_json(_error("no_room", "no such room"))
-            await ws.close(4404)
+            await ws.accept()
+            closed = await self.find(room_id)
+            if closed is None:
+                await ws.send_json(_error("no_room", "no such room"))
+                await ws.close(4404)
+            elif closed.may_watch(token) or closed.may_replay(token):
+                # a closed room: how it stood (a finished session's end), then the socket closes
+                await ws.send_json(_welcome(closed, None))
+                await ws.send_json(closed.state_for(None, self.clock()))
+                await ws.close(4410, "this table is closed")
+            else:
+                await ws.send_json(_error("bad_token", "this token opens no seat in this room"))
+                await ws.close(4403)
             return
         place = room.place_of_token(token) if token else None
+        refused = None
         if place is None and not room.may_watch(token):
-            await ws.send_json(_error("bad_token", "this token opens no seat in this room"))
-            await ws.close(4403)
+            refused = ("bad_token", "this token opens no seat in this room", 4403)
+        else:
+            why = self.refusal(room, place, address)
+            if why is not None:
+                refused = ("too_many", why, 4429)
+        if refused is not None:
+            code, message, close = refused
+            await ws.accept()
+            await ws.send_json(_error(code, message))
+            await ws.close(close, message[:120] if close == 4429 else None)
             return
+        # counted before the first await: the caps see every socket, however many arrive at once
         conn = Conn(ws, place)
+        conn.send(_welcome(room, place))
         self.conns.setdefault(room.id, set()).add(conn)
+        self.addresses[address] = self.addresses.get(address, 0) + 1
         room.connect(place)
-        sender = asyncio.get_running_loop().create_task(self._sender(conn))
-        conn.send(
-            {
-                "type": "welcome",
-                "room": room.id,
-                "you": place,
-                "role": "player" if place is not None else "spectator",
-                "name": room.places[place].name if place is not None else None,
-                "tiles": tile_table(),
-            }
-        )
-        self.publish(room, [])
-        self.wake(room)
+        sender: asyncio.Task[None] | None = None
         try:
+            await ws.accept()
+            sender = asyncio.get_running_loop().create_task(self._sender(conn))
+            self.publish(room, [])
+            self.wake(room)
             await self._receive(conn, room)
         except WebSocketDisconnect:
             pass
         finally:
-            self.conns.get(room.id, set()).discard(conn)
-            sender.cancel()
+            conns = self.conns.get(room.id, set())
+            conns.discard(conn)
+            if not conns:
+                self.conns.pop(room.id, None)
+            left = self.addresses.get(address, 1) - 1
+            if left > 0:
+                self.addresses[address] = left
+            else:
+                self.addresses.pop(address, None)
+            if sender is not None:
+                sender.cancel()
             room.disconnect(place, self.clock())
             self.publish(room, [])
             self.wake(room)
@@ -313,13 +478,16 @@ def create_app(
     wall: Callable[[], float] = time.time,
     session_seconds: float = 12 * 3600.0,
     check_interval: float = 1.0,
+    trusted_proxies: Iterable[str] = (),
 ) -> FastAPI:
     """The app; rooms saved in ``db_path`` (SQLite, ``":memory:"`` for none) are resumed. With
     ``tournament_db`` (a SQLAlchemy URL, opened and migrated with ``open_store``) it also serves
     the tournament pages (``guobiao.server.tournament``): login cookies are signed with
     ``secret`` (default: ``secret.key`` beside ``db_path``), last ``session_seconds`` by the
-    ``wall`` clock; the database is checked for outside changes every ``check_interval`` s."""
+    ``wall`` clock; the database is checked for outside changes every ``check_interval`` s.
+    ``trusted_proxies``: addresses or networks whose ``X-Forwarded-For`` names the client."""
     limits = limits or Limits()
+    proxies = TrustedProxies(trusted_proxies)
     store = RoomStore(db_path)
     tournaments = None
     if tournament_db is not None:
@@ -339,35 +507,69 @@ def create_app(
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        for room in lobby.rooms.values():
-            hub.ensure_driver(room)
+        hub.start()
         yield
         await hub.stop()
         if tournaments is not None:
             tournaments.close()
 
     app = FastAPI(title="guobiao", lifespan=lifespan)
+    app.add_middleware(SecurityHeaders)
     app.state.hub = hub
+
+    def address_of(conn: HTTPConnection) -> str:
+        forwarded = ",".join(conn.headers.getlist("x-forwarded-for"))
+        return proxies.client(conn.client.host if conn.client else None, forwarded)
 
     def owned(room_id: str, owner_token: str) -> Room:
         room = lobby.get(room_id)
-        if not secrets.compare_digest(owner_token, room.owner_token):
+        if not same(owner_token, room.owner_token):
             raise RoomError("forbidden", "only the room's creator may do this")
+        return room
+
+    async def found(room_id: str) -> Room:
+        room = await hub.find(room_id)
+        if room is None:
+            raise RoomError("no_room", "no such room")
         return room
 
     @app.get("/api/rooms")
     async def list_rooms(finished: bool = False) -> list[dict[str, Any]]:
-        return lobby.finished() if finished else lobby.public()
+        return store.finished() if finished else lobby.public()
 
     @app.post("/api/rooms")
-    async def create_room(body: CreateRoom) -> dict[str, Any]:
+    async def create_room(body: CreateRoom, request: Request) -> dict[str, Any]:
+        if body.seed is not None and not body.practice:
+            raise _refuse(
+                RoomError(
+                    "seed",
+                    "a table's seed is chosen by the server; a seed may be given only for a "
+                    "practice table (practice: true, every other place a bot)",
+                )
+            )
+        now = hub.clock()
+        if not hub.creations.allow(address_of(request), now):
+            raise _refuse(RoomError("slow_down", "too many new tables from your address: wait"))
+        if lobby.full():
+            hub.sweep(now)  # rooms idle for long give their places up
         try:
             room = lobby.create(
-                name=body.name, private=body.private, bot_kind=body.bot_kind, seed=body.seed
+                name=body.name,
+                private=body.private,
+                bot_kind=body.bot_kind,
+                seed=body.seed,
+                practice=body.practice,
+                now=now,
             )
             place, token = (None, None)
-            if body.player is not None:
-                place, token = room.join(body.player, body.place)
+            try:
+                if body.player is not None:
+                    place, token = room.join(body.player, body.place)
+                if body.practice:
+                    room.add_bots()
+            except RoomError:
+                del lobby.rooms[room.id]
+                raise
         except RoomError as err:
             raise _refuse(err) from None
         hub.save(room)
@@ -384,7 +586,7 @@ def create_app(
     @app.get("/api/rooms/{room_id}")
     async def get_room(room_id: str) -> dict[str, Any]:
         try:
-            return lobby.get(room_id).info()
+            return (await found(room_id)).info()
         except RoomError as err:
             raise _refuse(err) from None
 
@@ -392,8 +594,10 @@ def create_app(
     async def join_room(room_id: str, body: JoinRoom) -> dict[str, Any]:
         try:
             room = lobby.get(room_id)
-            if room.private and not secrets.compare_digest(body.invite or "", room.invite or "?"):
-                raise RoomError("bad_invite", "a private room needs its invite")
+            if not room.check_invite(body.invite):
+                raise RoomError(
+                    "bad_invite", "a place is taken with the table's invite link: ask its creator"
+                )
             place, token = room.join(body.name, body.place)
         except RoomError as err:
             raise _refuse(err) from None
@@ -423,8 +627,8 @@ def create_app(
         hub.wake(room)
         return room.info()
 
-    def replayable(room_id: str, token: str) -> Room:
-        room = lobby.get(room_id)
+    async def replayable(room_id: str, token: str) -> Room:
+        room = await found(room_id)
         if not room.may_replay(token):
             raise RoomError("forbidden", "a private room's hands need one of its tokens")
         return room
@@ -432,22 +636,24 @@ def create_app(
     @app.get("/api/rooms/{room_id}/hands")
     async def room_hands(room_id: str, token: str = "") -> dict[str, Any]:
         try:
-            room = replayable(room_id, token)
+            room = await replayable(room_id, token)
         except RoomError as err:
             raise _refuse(err) from None
         hands = room.hands_info() if room.started else []
         return {"room": room.info(), "hands": hands, "tiles": tile_table()}
 
     @app.get("/api/rooms/{room_id}/hands/{number}")
-    async def hand_replay(room_id: str, number: int, token: str = "") -> dict[str, Any]:
+    async def hand_replay(
+        room_id: str, number: Annotated[int, PathParam(ge=0, le=1000)], token: str = ""
+    ) -> dict[str, Any]:
         try:
-            return replayable(room_id, token).replay(number)
+            return (await replayable(room_id, token)).replay(number)
         except RoomError as err:
             raise _refuse(err) from None
 
     @app.websocket("/ws/rooms/{room_id}")
     async def room_socket(websocket: WebSocket, room_id: str, token: str = "") -> None:
-        await hub.serve_socket(websocket, room_id, token)
+        await hub.serve_socket(websocket, room_id, token, address_of(websocket))
 
     @app.get("/", include_in_schema=False)
     async def lobby_page() -> FileResponse:
@@ -472,10 +678,12 @@ def create_app(
             wall=wall,
             session_seconds=session_seconds,
             check_interval=check_interval,
+            proxies=proxies,
         )
         app.include_router(router)
         app.state.tournaments = tournaments
         app.state.watcher = router.watcher  # type: ignore[attr-defined]
+        app.state.tournament_router = router
 
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     return app

@@ -16,6 +16,11 @@ Pure Python (no web framework, no clock of its own): every method that depends o
   hand still in play); :meth:`Room.hands_info` lists the hands.
 - :meth:`Room.to_dict` / :meth:`Room.from_dict`: the whole room as JSON (every hand's
   ``Game.record()``), so that a restarted server resumes it where it stood.
+- Seeds are the server's (:mod:`secrets`): a chosen one is only for a *practice* table, where
+  every other place is a bot (``info()["practice"]`` tells everyone).
+- An empty place is taken with the room's invite (every room has one; the creator shares it).
+- :meth:`Lobby.sweep`: rooms whose session is over, and rooms no socket has been open to for
+  ``Limits.idle_close`` seconds, leave the lobby (the server keeps their hands in its database).
 """
 
 from __future__ import annotations
@@ -48,6 +53,7 @@ __all__ = [
     "Room",
     "RoomError",
     "default_action",
+    "same",
 ]
 
 PLACES: Final = ("A", "B", "C", "D")
@@ -68,6 +74,13 @@ class Limits:
     between_hands: float = 8.0  # the fan breakdown stays up this long before the next hand
     rate: int = 20  # client messages per second per connection; more are refused
     max_rooms: int = 1000  # rooms not yet over; creating more is refused
+    idle_close: float = 1800.0  # a room with no socket open this long is closed (not over)
+    create_burst: int = 20  # rooms one client address may create at once ...
+    create_every: float = 30.0  # ... and then one more every this many seconds
+    spectators: int = 20  # spectator sockets per room
+    seat_sockets: int = 3  # sockets per place (a second tab, a reconnection)
+    address_sockets: int = 64  # sockets per client address, all rooms together
+    tracked_addresses: int = 10_000  # client addresses the creation limit remembers (LRU)
 
 
 class RoomError(Exception):
@@ -128,6 +141,12 @@ def _token() -> str:
     return secrets.token_urlsafe(18)
 
 
+def same(given: str, secret: str) -> bool:
+    """A client's token against a secret, in constant time (as bytes: any text a client sends
+    compares, none raises)."""
+    return secrets.compare_digest(given.encode(), secret.encode())
+
+
 def _check_kind(kind: str) -> str:
     if kind not in BOT_KINDS:
         raise RoomError("bad_bot", f"unknown bot {kind!r}: choose from {', '.join(BOT_KINDS)}")
@@ -153,16 +172,21 @@ class Room:
         bot_kind: str = "efficiency",
         limits: Limits | None = None,
         seed: int | None = None,
+        practice: bool = False,
+        now: float = 0.0,
     ) -> None:
         self.id = room_id
         self.name = name or f"Table {room_id[:4]}"
         self.private = private
+        self.practice = practice  # every place but the creator's is a bot (a seed may be chosen)
         self.bot_kind = _check_kind(bot_kind)
         self.limits = limits or Limits()
-        self.seed = seed if seed is not None else random.randrange(2**63)
+        self.seed = seed if seed is not None else secrets.randbelow(2**63)
         self.owner_token = _token()
         self.watch_token = _token()
-        self.invite = _token() if private else None
+        self.invite = _token()  # takes an empty place; in a private room also watches
+        self.sockets = 0  # open sockets, players' and spectators'
+        self.idle_since = now  # when the last socket closed (or the room was made)
         self.places = [Place() for _ in range(4)]
         self.session: Session | None = None
         self.games: list[Game] = []
@@ -191,23 +215,31 @@ class Room:
         tokens (a private room's replays need one)."""
         if not self.private or self.may_watch(token):
             return True
-        if token and secrets.compare_digest(token, self.owner_token):
+        if token and same(token, self.owner_token):
             return True
         return bool(token) and self.place_of_token(token) is not None
 
     def place_of_token(self, token: str) -> int | None:
         for i, place in enumerate(self.places):
-            if place.kind == "human" and secrets.compare_digest(place.token, token):
+            if place.kind == "human" and same(token, place.token):
                 return i
         return None
+
+    def check_invite(self, invite: str | None) -> bool:
+        """The invite an empty place is taken with (constant-time comparison)."""
+        return bool(invite) and same(invite or "", self.invite)
+
+    def idle_for(self, now: float) -> float:
+        """How long no socket has been open to the room (0 while one is)."""
+        return 0.0 if self.sockets > 0 else max(0.0, now - self.idle_since)
 
     def may_watch(self, token: str) -> bool:
         """Spectators: the watch token or the invite; in a public room also no token at all (a
         wrong token is refused, not taken for a spectator)."""
         if not token:
             return not self.private
-        good = [self.watch_token, self.invite or ""]
-        return any(g and secrets.compare_digest(token, g) for g in good)
+        good = [self.watch_token, self.invite]
+        return any(g and same(token, g) for g in good)
 
     def _seats(self) -> tuple[str, str, str, str]:
         """Who sits where in the hand on the table: the last hand dealt, even once it is over
@@ -255,6 +287,7 @@ class Room:
             "id": self.id,
             "name": self.name,
             "private": self.private,
+            "practice": self.practice,
             "bot_kind": self.bot_kind,
             "places": [p.public() for p in self.places],
             "started": self.started,
@@ -362,6 +395,8 @@ class Room:
 
     # -- connections ------------------------------------------------------------------------
     def connect(self, place: int | None) -> None:
+        """A socket opened: a place's (``place``) or a spectator's (None)."""
+        self.sockets += 1
         if place is None:
             return
         p = self.places[place]
@@ -370,6 +405,9 @@ class Room:
         self.version += 1
 
     def disconnect(self, place: int | None, now: float) -> None:
+        self.sockets = max(0, self.sockets - 1)
+        if self.sockets == 0:
+            self.idle_since = now
         if place is None:
             return
         p = self.places[place]
@@ -641,6 +679,7 @@ class Room:
             "id": self.id,
             "name": self.name,
             "private": self.private,
+            "practice": self.practice,
             "bot_kind": self.bot_kind,
             "seed": self.seed,
             "owner_token": self.owner_token,
@@ -667,10 +706,12 @@ class Room:
             bot_kind=str(data["bot_kind"]),
             limits=limits,
             seed=int(data["seed"]),
+            practice=bool(data.get("practice", False)),
+            now=now,
         )
         room.owner_token = str(data["owner_token"])
         room.watch_token = str(data["watch_token"])
-        room.invite = data["invite"]
+        room.invite = str(data["invite"] or room.invite)  # rooms saved before every room had one
         room.places = [
             Place(
                 name=str(p["name"]),
@@ -716,17 +757,42 @@ class Lobby:
         private: bool = False,
         bot_kind: str = "efficiency",
         seed: int | None = None,
+        practice: bool = False,
+        now: float = 0.0,
     ) -> Room:
+        """A new room (its idle time counted from ``now``). ``seed``: the server's choice unless
+        given (the app takes a client's only for a practice table)."""
         if name:
             name = _check_name(name)
-        if sum(1 for r in self.rooms.values() if not r.ended) >= self.limits.max_rooms:
+        if self.full():
             raise RoomError("busy", "the server has as many tables as it takes")
         room_id = secrets.token_urlsafe(9)
         room = Room(
-            room_id, name=name, private=private, bot_kind=bot_kind, limits=self.limits, seed=seed
+            room_id,
+            name=name,
+            private=private,
+            bot_kind=bot_kind,
+            limits=self.limits,
+            seed=seed,
+            practice=practice,
+            now=now,
         )
         self.rooms[room_id] = room
         return room
+
+    def full(self) -> bool:
+        return sum(1 for r in self.rooms.values() if not r.ended) >= self.limits.max_rooms
+
+    def sweep(self, now: float) -> list[Room]:
+        """Take out of the lobby, and return, the rooms to close: those whose session is over,
+        and those no socket has been open to for ``limits.idle_close`` seconds (not started:
+        expired; started: abandoned). Memory then holds only the rooms in use."""
+        gone = [
+            r for r in self.rooms.values() if r.ended or r.idle_for(now) >= self.limits.idle_close
+        ]
+        for room in gone:
+            del self.rooms[room.id]
+        return gone
 
     def get(self, room_id: str) -> Room:
         room = self.rooms.get(room_id)

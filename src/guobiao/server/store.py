@@ -4,6 +4,12 @@ and a few server settings (the tournaments' session clocks) as key-value rows.
 A room is written whole after every change that clients see (its hands as ``Game.record()``), in
 one transaction, before the change is sent to anyone: what a client saw survives the server
 process dying (WAL, ``synchronous=NORMAL``; checkpoints in a background thread).
+
+A room the server is done with (its session over, or abandoned) is *closed*: its row stays, for
+the replays of its hands, but a restart does not load it; a public room whose session is over is
+listed among the finished ones (:meth:`RoomStore.finished`). An unstarted room that expired is
+deleted. Logged-out referee sessions are remembered until they would have expired anyway
+(:meth:`RoomStore.revoke`).
 """
 
 from __future__ import annotations
@@ -38,6 +44,16 @@ class RoomStore:
             self._db.execute(
                 "CREATE TABLE IF NOT EXISTS settings (key TEXT PRIMARY KEY, value TEXT NOT NULL)"
             )
+            columns = {row[1] for row in self._db.execute("PRAGMA table_info(rooms)")}
+            if "closed" not in columns:  # a database of an earlier version
+                # closed: NULL while the room is live, else the order rooms were closed in;
+                # listing: a finished public room's lobby entry
+                self._db.execute("ALTER TABLE rooms ADD COLUMN closed INTEGER")
+                self._db.execute("ALTER TABLE rooms ADD COLUMN listing TEXT")
+            self._db.execute("CREATE INDEX IF NOT EXISTS rooms_closed ON rooms (closed)")
+            self._db.execute(
+                "CREATE TABLE IF NOT EXISTS revoked (session TEXT PRIMARY KEY, expires REAL NOT NULL)"
+            )
         self._stop = threading.Event()
         self._checkpointer: threading.Thread | None = None
         if str(path) != ":memory:":
@@ -70,9 +86,57 @@ class RoomStore:
             )
 
     def load_all(self) -> list[dict[str, Any]]:
+        """Every room not closed (to resume at start)."""
         with self._lock:
-            rows = self._db.execute("SELECT data FROM rooms ORDER BY rowid").fetchall()
+            rows = self._db.execute(
+                "SELECT data FROM rooms WHERE closed IS NULL ORDER BY rowid"
+            ).fetchall()
         return [json.loads(row[0]) for row in rows]
+
+    def load(self, room_id: str) -> dict[str, Any] | None:
+        """One room, closed or not (None: no such room)."""
+        with self._lock:
+            row = self._db.execute("SELECT data FROM rooms WHERE id = ?", (room_id,)).fetchone()
+        return None if row is None else dict(json.loads(row[0]))
+
+    def close_room(self, room_id: str, listing: dict[str, Any] | None = None) -> None:
+        """Close a room: kept for its replays, no longer resumed; ``listing``: its entry among
+        the finished rooms (None: not listed)."""
+        text = None if listing is None else json.dumps(listing, ensure_ascii=False)
+        with self._lock, self._db:
+            self._db.execute(
+                "UPDATE rooms SET closed = (SELECT COALESCE(MAX(closed), 0) + 1 FROM rooms), "
+                "listing = ? WHERE id = ? AND closed IS NULL",
+                (text, room_id),
+            )
+
+    def delete(self, room_id: str) -> None:
+        with self._lock, self._db:
+            self._db.execute("DELETE FROM rooms WHERE id = ?", (room_id,))
+
+    def finished(self, limit: int = 20) -> list[dict[str, Any]]:
+        """The lobby entries of the last ``limit`` finished public rooms, the latest first."""
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT listing FROM rooms WHERE listing IS NOT NULL ORDER BY closed DESC LIMIT ?",
+                (limit,),
+            ).fetchall()
+        return [json.loads(row[0]) for row in rows]
+
+    def revoke(self, session: str, expires: float, now: float) -> None:
+        """Remember a logged-out session until ``expires`` (when its cookie stops working
+        anyway); sessions past their expiry are forgotten."""
+        with self._lock, self._db:
+            self._db.execute("DELETE FROM revoked WHERE expires <= ?", (now,))
+            self._db.execute(
+                "INSERT OR REPLACE INTO revoked (session, expires) VALUES (?, ?)",
+                (session, expires),
+            )
+
+    def revoked(self, session: str) -> bool:
+        with self._lock:
+            row = self._db.execute("SELECT 1 FROM revoked WHERE session = ?", (session,)).fetchone()
+        return row is not None
 
     def get_value(self, key: str) -> str | None:
         """A server setting (the tournaments' session clocks), or None."""

@@ -13,6 +13,13 @@ referee saves on this server, when the clock changes, and when a cheap fingerpri
 database (row counts and highest ids of results, hands, penalties, seats, audit entries) changes,
 so results entered with ``guobiao tournament`` from another process show up too (checked at most
 every ``check_interval`` seconds).
+
+Bounds (docs/web.md, Limits and security): failed logins are throttled per client address and per
+user name (:class:`~guobiao.server.guards.FailureThrottle`, a bounded number of keys), checked
+before any work; the password hash runs in the thread pool, at most ``HASHING`` at a time.
+Logging out revokes the session (its id, the cookie's nonce, kept in the rooms database until it
+would have expired). Only real tournaments get a clock or a cache entry; numbers are
+range-checked (422).
 """
 
 from __future__ import annotations
@@ -23,18 +30,21 @@ import json
 import logging
 import threading
 import time
+from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import APIRouter, HTTPException, Request, Response
+from fastapi import APIRouter, HTTPException, Query, Request, Response
+from fastapi import Path as PathParam
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import FileResponse, HTMLResponse
 from pydantic import BaseModel, Field
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session as OrmSession
 
+from guobiao.server.guards import SECURITY_HEADERS, FailureThrottle, TrustedProxies
 from guobiao.server.store import RoomStore
 from guobiao.tournament.accounts import Account, Login, SessionSigner, authenticate, find_account
 from guobiao.tournament.models import (
@@ -62,13 +72,17 @@ DEFAULT_SESSION_MINUTES = 180
 """A session's time limit by default (RULES.md: 4 rounds or the time limit, 3 hours)."""
 _log = logging.getLogger("guobiao.server")
 
-_SECURITY_HEADERS = {
-    "Content-Security-Policy": "default-src 'self'; style-src 'self' 'unsafe-inline'; "
-    "img-src 'self' data:; frame-ancestors 'none'; form-action 'self'",
-    "X-Frame-Options": "DENY",
-    "X-Content-Type-Options": "nosniff",
-    "Referrer-Policy": "same-origin",
-}
+HASHING = 2
+"""Password hashes (scrypt, 16 MiB each) computed at once; further logins wait their turn."""
+CACHED = 256
+"""Public reads kept (per tournament and kind), the least recently used dropped first."""
+NUMBER = 100_000
+"""The largest session or table number (and score) the API takes: more is refused (422)."""
+
+Number = Annotated[int, Field(ge=1, le=NUMBER)]
+Points = Annotated[int, Field(ge=-NUMBER, le=NUMBER)]
+Deduction = Annotated[int, Field(ge=0, le=NUMBER)]
+PathNumber = Annotated[int, PathParam(ge=1, le=NUMBER)]
 
 
 class Watcher:
@@ -170,18 +184,18 @@ class Credentials(BaseModel):
 
 
 class Totals(BaseModel):
-    session: int
-    table: int
-    scores: dict[str, int]
-    deductions: dict[str, int] = {}
+    session: Number
+    table: Number
+    scores: dict[str, Points] = Field(max_length=4)
+    deductions: dict[str, Deduction] = Field(default={}, max_length=4)
     note: str | None = Field(default=None, max_length=500)
     correct: bool = False
 
 
 class ClockCommand(BaseModel):
-    action: str  # start | pause | reset
-    session: int | None = None
-    minutes: float | None = Field(default=None, gt=0, le=24 * 60)
+    action: str = Field(max_length=20)  # start | pause | reset
+    session: Number | None = None
+    minutes: float | None = Field(default=None, gt=0, le=24 * 60, allow_inf_nan=False)
 
 
 def _refused(status: int, code: str, message: str) -> HTTPException:
@@ -189,7 +203,7 @@ def _refused(status: int, code: str, message: str) -> HTTPException:
 
 
 def _page(name: str) -> FileResponse:
-    return FileResponse(STATIC / name, headers=_SECURITY_HEADERS)
+    return FileResponse(STATIC / name, headers=SECURITY_HEADERS)
 
 
 def _live_report(body: str, tournament: str) -> HTMLResponse:
@@ -198,7 +212,7 @@ def _live_report(body: str, tournament: str) -> HTMLResponse:
         f'<script src="/static/live.js" data-tournament="{html.escape(tournament, quote=True)}">'
         "</script>\n"
     )
-    return HTMLResponse(body.replace("</body>", script + "</body>", 1), headers=_SECURITY_HEADERS)
+    return HTMLResponse(body.replace("</body>", script + "</body>", 1), headers=SECURITY_HEADERS)
 
 
 class _Reader:
@@ -207,16 +221,33 @@ class _Reader:
     def __init__(self, store: Store, watcher: Watcher) -> None:
         self.store = store
         self.watcher = watcher
-        self._cache: dict[tuple[str, str], tuple[int, Any]] = {}
+        self._cache: OrderedDict[tuple[str, str], tuple[int, Any]] = OrderedDict()
+        self._lock = threading.Lock()
 
     def cached(self, key: tuple[str, str], make: Callable[[], Any]) -> Any:
+        """``make()``, computed once per data version (a refusal is not kept); at most
+        ``CACHED`` entries."""
         version = self.watcher.check()
-        hit = self._cache.get(key)
-        if hit is not None and hit[0] == version:
-            return hit[1]
+        with self._lock:
+            hit = self._cache.get(key)
+            if hit is not None and hit[0] == version:
+                self._cache.move_to_end(key)
+                return hit[1]
         value = make()
-        self._cache[key] = (version, value)
+        with self._lock:
+            self._cache[key] = (version, value)
+            self._cache.move_to_end(key)
+            while len(self._cache) > CACHED:
+                self._cache.popitem(last=False)
         return value
+
+    def __len__(self) -> int:
+        return len(self._cache)
+
+    def exists(self, name: str) -> bool:
+        """Whether a tournament of this name exists (the cached list)."""
+        names: list[dict[str, Any]] = self.cached(("", "list"), self.tournaments)
+        return any(t["name"] == name for t in names)
 
     def tournaments(self) -> list[dict[str, Any]]:
         with OrmSession(self.store.engine) as db:
@@ -370,16 +401,30 @@ def tournament_router(
     session_seconds: float = 12 * 3600.0,
     check_interval: float = 1.0,
     max_failures: int = 10,
+    name_failures: int = 30,
+    failure_window: float = 600.0,
+    tracked: int = 10_000,
+    proxies: TrustedProxies | None = None,
 ) -> APIRouter:
-    """The tournament routes over ``store``. ``rooms`` keeps the session clocks; ``signer``
-    signs login cookies, which last ``session_seconds``; ``wall`` is the clock of expiries."""
+    """The tournament routes over ``store``. ``rooms`` keeps the session clocks and revoked
+    sessions; ``signer`` signs login cookies, which last ``session_seconds``; ``wall`` is the
+    clock of expiries. Logins are refused for ``failure_window`` seconds after ``max_failures``
+    failures from one client address, or ``name_failures`` for one user name (from any
+    address); each throttle remembers at most ``tracked`` keys. ``proxies``: whose
+    ``X-Forwarded-For`` names the client."""
     router = APIRouter()
     watcher = Watcher(store, check_interval)
     reader = _Reader(store, watcher)
-    clocks: dict[str, SessionClock] = {}
+    clocks: dict[str, SessionClock] = {}  # real tournaments only
     clock_lock = threading.Lock()
-    failures: dict[tuple[str, str, str], list[float]] = {}
+    proxies = proxies or TrustedProxies()
+    by_address = FailureThrottle(max_failures, failure_window, tracked)
+    by_name = FailureThrottle(name_failures, failure_window, tracked)
+    hashing = asyncio.Semaphore(HASHING)
     router.watcher = watcher  # type: ignore[attr-defined]
+    router.reader = reader  # type: ignore[attr-defined]
+    router.clocks = clocks  # type: ignore[attr-defined]
+    router.throttles = (by_address, by_name)  # type: ignore[attr-defined]
 
     def read(make: Callable[[], Any]) -> Any:
         try:
@@ -389,8 +434,11 @@ def tournament_router(
             raise _refused(status, "refused", str(err)) from None
 
     def clock_of(name: str) -> SessionClock:
+        """The clock of tournament ``name`` (404 for no such tournament: nothing kept)."""
         clock = clocks.get(name)
         if clock is None:
+            if not reader.exists(name):
+                raise _refused(404, "refused", f"no tournament {name!r}")
             saved = rooms.get_value(f"clock:{name}")
             clock = SessionClock.from_dict(json.loads(saved)) if saved else SessionClock()
             clocks[name] = clock
@@ -403,6 +451,8 @@ def tournament_router(
         login = signer.check(cookie, wall()) if cookie else None
         if login is None:
             raise _refused(401, "login", "log in as a referee of this tournament")
+        if rooms.revoked(login.nonce):
+            raise _refused(401, "login", "this session has ended (logged out): log in again")
         account = find_account(store, login.account_id)
         if (
             account is None
@@ -442,7 +492,7 @@ def tournament_router(
         return _page("referee.html")
 
     @router.get("/t/{name}/sheet/{session}/{table}", include_in_schema=False)
-    def sheet_page(name: str, session: int, table: int) -> HTMLResponse:
+    def sheet_page(name: str, session: PathNumber, table: PathNumber) -> HTMLResponse:
         from guobiao.tournament.reports import score_sheet_html
 
         body = read(lambda: score_sheet_html(store, name, session, table))
@@ -472,7 +522,7 @@ def tournament_router(
         return {**data, "version": watcher.version}
 
     @router.get("/api/t/{name}/seating/{session}")
-    def seating(name: str, session: int) -> dict[str, Any]:
+    def seating(name: str, session: PathNumber) -> dict[str, Any]:
         key = (name, f"seating:{session}")
         data = read(lambda: reader.cached(key, lambda: reader.seating(name, session)))
         return {**data, "version": watcher.version}
@@ -482,34 +532,47 @@ def tournament_router(
         return clock_of(name).json(wall())
 
     @router.get("/api/t/{name}/changes")
-    async def changes(name: str, since: int = 0, wait: float = 25.0) -> dict[str, Any]:
-        """Long poll: the version once it passes ``since``, or after ``wait`` seconds."""
-        deadline = time.monotonic() + max(0.0, min(wait, 30.0))
+    async def changes(
+        name: str,
+        since: Annotated[int, Query(ge=0, le=2**53)] = 0,
+        wait: Annotated[float, Query(ge=0, le=60, allow_inf_nan=False)] = 25.0,
+    ) -> dict[str, Any]:
+        """Long poll: the version once it passes ``since``, or after ``wait`` seconds (at most
+        30)."""
+        clock = await run_in_threadpool(clock_of, name)  # 404 at once for no such tournament
+        deadline = time.monotonic() + min(wait, 30.0)
         while True:
             version = await run_in_threadpool(watcher.check)
             if version > since or time.monotonic() >= deadline:
-                return {"version": version, "clock": clock_of(name).json(wall())}
+                return {"version": version, "clock": clock.json(wall())}
             await asyncio.sleep(min(0.25, max(0.0, deadline - time.monotonic())))
 
     # -- referees -------------------------------------------------------------------------------
 
     @router.post("/api/t/{name}/login")
-    def login(name: str, body: Credentials, request: Request, response: Response) -> dict[str, Any]:
+    async def login(
+        name: str, body: Credentials, request: Request, response: Response
+    ) -> dict[str, Any]:
         json_only(request)
-        ip = request.client.host if request.client else "?"
-        key = (ip, name, body.username)
+        address = proxies.client(
+            request.client.host if request.client else None,
+            ",".join(request.headers.getlist("x-forwarded-for")),
+        )
+        user = json.dumps([name, body.username])
         now = wall()
-        recent = [t for t in failures.get(key, []) if now - t < 600]
-        if len(recent) >= max_failures:
+        if by_address.blocked(address, now) or by_name.blocked(user, now):
             raise _refused(429, "slow_down", "too many failed logins: wait 10 minutes")
-        account = authenticate(store, name, body.username, body.password)
+        # counted as failures before the work, so that attempts in flight count too
+        by_address.fail(address, now)
+        by_name.fail(user, now)
+        async with hashing:  # scrypt takes 16 MiB and tens of ms: a few at a time, off the loop
+            account = await run_in_threadpool(
+                authenticate, store, name, body.username, body.password
+            )
         if account is None:
-            if len(failures) > 10_000:  # forget the old ones: a spray of names costs no memory
-                for stale in [k for k, v in failures.items() if now - v[-1] >= 600]:
-                    failures.pop(stale, None)
-            failures[key] = [*recent, now]
             raise _refused(401, "bad_login", "wrong tournament, user name or password")
-        failures.pop(key, None)
+        by_address.undo(address)
+        by_name.forget(user)
         cookie, session = signer.issue(account, now, session_seconds)
         response.set_cookie(
             COOKIE,
@@ -540,7 +603,8 @@ def tournament_router(
 
     @router.post("/api/t/{name}/logout")
     def logout(name: str, request: Request, response: Response) -> dict[str, Any]:
-        referee_of(request, name, csrf=True)
+        _, session = referee_of(request, name, csrf=True)
+        rooms.revoke(session.nonce, session.expires, wall())  # the cookie, even copied, is dead
         response.delete_cookie(COOKIE, path="/")
         return {"ok": True}
 

@@ -1,4 +1,5 @@
-// The lobby: create a table, list the open ones, join or watch.
+// The lobby: create a table (a practice table against three bots, or one to share), list the open
+// ones to watch (a place is taken with the table's invite link) and the finished ones.
 "use strict";
 
 const nameInput = () => document.querySelector("#create input[name=player]");
@@ -17,7 +18,7 @@ document.getElementById("create").addEventListener("submit", async (ev) => {
   try {
     const made = await api("POST", "/api/rooms", {
       name: form.name.value.trim(), private: form.private.checked,
-      bot_kind: form.bot_kind.value, player,
+      bot_kind: form.bot_kind.value, player, practice: mode === "quick",
     });
     saveRoomKeys(made.id, {token: made.token, owner_token: made.owner_token,
                            invite: made.invite, watch_token: made.watch_token});
@@ -30,19 +31,6 @@ document.getElementById("create").addEventListener("submit", async (ev) => {
   }
 });
 
-async function joinRoom(id, place) {
-  const name = nameInput().value.trim();
-  if (!name) { nameInput().focus(); return; }
-  localStorage.setItem("guobiao:name", name);
-  try {
-    const joined = await api("POST", `/api/rooms/${id}/join`, {name, place});
-    saveRoomKeys(id, {token: joined.token});
-    location.href = `/room/${id}`;
-  } catch (e) {
-    alert(e.message);
-  }
-}
-
 async function listRooms() {
   const box = document.getElementById("rooms");
   let rooms = [];
@@ -52,12 +40,11 @@ async function listRooms() {
   for (const room of rooms) {
     const places = room.places.map((p, i) => el("li", {},
       `${"ABCD"[i]} · `,
-      p.kind === "empty"
-        ? (room.started ? t("empty") : el("button", {class: "small", onclick: () => joinRoom(room.id, i)}, t("join")))
-        : `${p.name} (${t(p.kind === "bot" ? "bot" : "human")})`));
+      p.kind === "empty" ? t("empty") : `${p.name} (${t(p.kind === "bot" ? "bot" : "human")})`));
     box.append(el("div", {class: "room-row"},
       el("div", {}, el("strong", {}, room.name), " ",
-         el("span", {class: "muted"}, room.started ? `${t("started")} · ${t("hand")} ${room.hand + 1}/${room.hands}` : t("waiting"))),
+         el("span", {class: "muted"}, room.started ? `${t("started")} · ${t("hand")} ${room.hand + 1}/${room.hands}` : t("waiting")),
+         room.practice ? el("span", {class: "muted"}, ` · ${t("practice")}`) : null),
       el("ul", {class: "places"}, places),
       el("div", {class: "links"}, el("a", {href: `/room/${room.id}`, class: "button small secondary"}, t("watch")),
         room.hand > 0 ? el("a", {href: `/room/${room.id}/replay`, class: "button small secondary"}, t("replay")) : null)));

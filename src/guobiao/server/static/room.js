@@ -50,7 +50,9 @@ function connect() {
   ws.onmessage = (ev) => receive(JSON.parse(ev.data));
   ws.onclose = (ev) => {
     $("status").textContent = t("disconnected");
-    if (ev.code === 4403 || ev.code === 4404) return;
+    if (ev.code === 4410) $("status").textContent = t("closed");
+    if (ev.code === 4429 && ev.reason) $("status").textContent = ev.reason;
+    if ([4403, 4404, 4410, 4429].includes(ev.code)) return;  // refused or closed: no retry
     retry = Math.min(retry + 1, 5);
     setTimeout(connect, 500 * retry);
   };
@@ -127,10 +129,12 @@ function renderWaiting(room) {
       p.kind === "empty" ? t("empty") : `${p.name} (${t(p.kind === "bot" ? "bot" : "human")})`,
       state.you === i ? ` ← ${t("you")}` : "")));
   const free = room.places.some((p) => p.kind === "empty");
-  $("join-form").hidden = !(free && state.you === null && !keys.token);
+  $("join-form").hidden = !(free && state.you === null && !keys.token && keys.invite);
+  $("need-invite").hidden = !(free && state.you === null && !keys.token && !keys.invite);
   $("join-name").value = $("join-name").value || localStorage.getItem("guobiao:name") || "";
   $("owner").hidden = !keys.owner_token;
-  const link = room.private && keys.invite ? `${location.origin}/room/${ROOM}?invite=${keys.invite}` : `${location.origin}/room/${ROOM}`;
+  // with the invite (only its holders have it), the link takes a place; without, it watches
+  const link = keys.invite ? `${location.origin}/room/${ROOM}?invite=${keys.invite}` : `${location.origin}/room/${ROOM}`;
   $("share-link").value = link;
 }
 

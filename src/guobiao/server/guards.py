@@ -1,0 +1,152 @@
+"""The bounds of a public server, as pure Python (no web framework, no clock of its own: every
+method that depends on time takes ``now``, as :mod:`guobiao.server.rooms` does).
+
+- :class:`RateLimiter`: a token bucket per key (a client address): ``burst`` at once, then one
+  more every ``every`` seconds. Used for creating rooms.
+- :class:`FailureThrottle`: failures per key in a fixed window; a key that reached ``limit`` is
+  refused until its window ends. Used for referee logins, per address and per user name.
+- Both track at most ``max_keys`` keys, the least recently used forgotten first, so their memory
+  is bounded however many addresses or names a client tries.
+- :class:`TrustedProxies`: the client address of a request: the socket peer, or, when the peer
+  is a trusted proxy (``guobiao serve --trusted-proxy``), the address it put in
+  ``X-Forwarded-For``.
+- :data:`SECURITY_HEADERS`: sent with every response (docs/web.md, Limits and security).
+"""
+
+from __future__ import annotations
+
+import ipaddress
+from collections import OrderedDict
+from collections.abc import Iterable
+from typing import Final, Generic, TypeVar
+
+__all__ = ["SECURITY_HEADERS", "FailureThrottle", "RateLimiter", "TrustedProxies"]
+
+SECURITY_HEADERS: Final = {
+    # no inline script anywhere (every page loads its scripts from /static); inline styles are
+    # allowed: the printed reports (score sheets) carry their own <style>
+    "Content-Security-Policy": "default-src 'self'; style-src 'self' 'unsafe-inline'; "
+    "img-src 'self' data:; frame-ancestors 'none'; form-action 'self'; base-uri 'none'",
+    "X-Frame-Options": "DENY",
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "same-origin",
+}
+
+V = TypeVar("V")
+
+
+class _Bounded(Generic[V]):
+    """A dict of at most ``max_keys`` entries, the least recently used dropped first."""
+
+    def __init__(self, max_keys: int) -> None:
+        if max_keys < 1:
+            raise ValueError("max_keys must be at least 1")
+        self.max_keys = max_keys
+        self._items: OrderedDict[str, V] = OrderedDict()
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    def _get(self, key: str) -> V | None:
+        value = self._items.get(key)
+        if value is not None:
+            self._items.move_to_end(key)
+        return value
+
+    def _put(self, key: str, value: V) -> None:
+        self._items[key] = value
+        self._items.move_to_end(key)
+        while len(self._items) > self.max_keys:
+            self._items.popitem(last=False)
+
+    def forget(self, key: str) -> None:
+        self._items.pop(key, None)
+
+
+class RateLimiter(_Bounded[tuple[float, float]]):
+    """A token bucket per key: ``burst`` tokens, refilled at one per ``every`` seconds."""
+
+    def __init__(self, burst: int, every: float, max_keys: int = 10_000) -> None:
+        super().__init__(max_keys)
+        if burst < 1 or every <= 0:
+            raise ValueError("burst must be at least 1 and every positive")
+        self.burst = burst
+        self.every = every
+
+    def allow(self, key: str, now: float) -> bool:
+        """Take a token for ``key`` if it has one (True), else False (and nothing changes)."""
+        tokens, at = self._get(key) or (float(self.burst), now)
+        tokens = min(float(self.burst), tokens + max(0.0, now - at) / self.every)
+        if tokens < 1.0:
+            self._put(key, (tokens, now))
+            return False
+        self._put(key, (tokens - 1.0, now))
+        return True
+
+
+class FailureThrottle(_Bounded[tuple[float, int]]):
+    """Failures per key in a fixed window of ``window`` seconds from the key's first failure:
+    with ``limit`` failures the key is refused until the window ends."""
+
+    def __init__(self, limit: int, window: float, max_keys: int = 10_000) -> None:
+        super().__init__(max_keys)
+        if limit < 1 or window <= 0:
+            raise ValueError("limit must be at least 1 and window positive")
+        self.limit = limit
+        self.window = window
+
+    def _current(self, key: str, now: float) -> tuple[float, int] | None:
+        entry = self._get(key)
+        if entry is not None and now - entry[0] >= self.window:
+            self.forget(key)
+            return None
+        return entry
+
+    def blocked(self, key: str, now: float) -> bool:
+        entry = self._current(key, now)
+        return entry is not None and entry[1] >= self.limit
+
+    def fail(self, key: str, now: float) -> None:
+        start, count = self._current(key, now) or (now, 0)
+        self._put(key, (start, count + 1))
+
+    def undo(self, key: str) -> None:
+        """Take back one failure (an attempt counted in advance that succeeded)."""
+        entry = self._items.get(key)
+        if entry is not None:
+            if entry[1] <= 1:
+                self.forget(key)
+            else:
+                self._items[key] = (entry[0], entry[1] - 1)
+
+
+class TrustedProxies:
+    """Addresses (or networks, ``10.0.0.0/8``) of the reverse proxies whose ``X-Forwarded-For``
+    header is believed. Without any, the client address is always the socket peer."""
+
+    def __init__(self, addresses: Iterable[str] = ()) -> None:
+        self.networks = tuple(ipaddress.ip_network(a.strip(), strict=False) for a in addresses)
+
+    def trusts(self, address: str) -> bool:
+        try:
+            ip = ipaddress.ip_address(address)
+        except ValueError:
+            return False
+        return any(ip in network for network in self.networks)
+
+    def client(self, peer: str | None, forwarded_for: str | None) -> str:
+        """The client's address: the peer, unless the peer is trusted; then the right-most
+        address of ``X-Forwarded-For`` that is not itself a trusted proxy (the entries to its
+        left were written by the client and prove nothing)."""
+        address = peer or "?"
+        if not forwarded_for or not self.trusts(address):
+            return address
+        for entry in reversed(forwarded_for.split(",")):
+            entry = entry.strip()
+            try:
+                ipaddress.ip_address(entry)
+            except ValueError:
+                return address  # garbage: believe nothing further left
+            if not self.trusts(entry):
+                return entry
+        return address
