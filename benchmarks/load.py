@@ -47,7 +47,7 @@ from websockets.exceptions import ConnectionClosed  # noqa: E402
 SERVER_LIMITS = {
     "turn": 600,
     "first-discard": 600,
-    "claim": 600,
+    "claim": 1.0,  # the window after every discard: longer than the longest think time
     "grace": 600,
     "bot-delay": 0,
     "between-hands": 0.5,

@@ -20,7 +20,7 @@ from starlette.websockets import WebSocketDisconnect
 from guobiao.server.app import create_app
 from guobiao.server.rooms import Limits
 
-SLOW = Limits(first_discard=60, turn=60, claim=60, grace=60, bot_delay=0, between_hands=0, rate=50)
+SLOW = Limits(first_discard=60, turn=60, claim=0.1, grace=60, bot_delay=0, between_hands=0, rate=50)
 
 Message = dict[str, Any]
 
@@ -109,9 +109,11 @@ def play_randomly(
 
 
 def test_pages_and_static_files_are_served(client: TestClient) -> None:
-    for path in ("/", "/room/whatever", "/static/room.js", "/static/app.css", "/static/common.js"):
+    room = new_room(client, start=False)["id"]
+    for path in ("/", f"/room/{room}", "/static/room.js", "/static/app.css", "/static/common.js"):
         got = client.get(path)
         assert got.status_code == 200, path
+    assert client.get("/room/whatever").status_code == 404  # tests/test_server_fairness.py
     assert "<html" in client.get("/").text
 
 
@@ -227,6 +229,7 @@ def test_hostile_clients_change_nothing(client: TestClient) -> None:
             "type": "error",
             "code": "bad_token",
             "message": "this token opens no seat in this room",
+            "params": {},
         }
         with pytest.raises(WebSocketDisconnect):
             ws.receive_json()
@@ -321,11 +324,14 @@ def test_time_outs_play_the_default_and_tell_everyone(tmp_path: Path) -> None:
             drawn = state["view"]["drawn"]
             assert drawn is not None and 0 < state["deadline"] <= 0.3
             timeout, _ = receive_until(ws, lambda m: m["type"] == "timeout")
+            action = f"discard {drawn}"
             assert timeout == {
                 "type": "timeout",
+                "code": "timeout",
+                "params": {"seat": 0, "name": "me", "action": action},
                 "seat": 0,
                 "name": "me",
-                "action": f"discard {drawn}",
+                "action": action,
             }
             # every later time-out is the default too (pass on a claim, the drawn tile on a turn)
             second, _ = receive_until(ws, lambda m: m["type"] == "timeout")

@@ -37,7 +37,7 @@ WIN = Action(ActionKind.WIN)
 @pytest.fixture(scope="module")
 def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     port = free_port()
-    with server(tmp_path_factory.mktemp("web"), port, between_hands=600):
+    with server(tmp_path_factory.mktemp("web"), port, between_hands=600, claim=1.5):
         yield f"http://127.0.0.1:{port}"
 
 
@@ -82,15 +82,21 @@ def simulate_first_hand(seed: int) -> Game:
     room.add_bots()
     room.start(0.0)
     game = room.games[0]
-    for _ in range(1000):
-        room.poll(0.0)
-        if game.is_over:
+    room.connect(0)  # Zoe at the table: every discard opens the claim window (第七条六)
+    t = 0.0
+    for _ in range(5000):
+        room.poll(t)
+        if game.is_over and room.window is None:
             return game
         seat = room.seat_of(0)
         assert seat is not None
-        legal = game.legal_actions(seat)
+        legal = room.view_of(seat).legal_actions
         if legal:
-            room.act(0, WIN if WIN in legal else default_action(game, seat), 0.0)
+            room.act(0, WIN if WIN in legal else default_action(game, seat), t)
+        else:
+            wake = room.next_wake(t)
+            assert wake is not None
+            t = max(t, wake)
     raise AssertionError("the simulated hand did not end")
 
 
@@ -136,7 +142,7 @@ def breakdown(result: dict[str, Any], zh: bool = False) -> list[list[str]]:
     points = [
         f"{f['points']}" + (f" × {f['count']}" if f["count"] > 1 else "") for f in result["fans"]
     ]
-    total = ["合计", "", f"{result['total']} 分"] if zh else ["Total", "", f"{result['total']} pts"]
+    total = ["合计", "", f"{result['total']} 番"] if zh else ["Total", "", f"{result['total']} pts"]
     return [[*names, p] for names, p in zip(fans, points, strict=True)] + [total]
 
 
@@ -224,8 +230,15 @@ def test_the_replay_viewer_steps_through_a_finished_hand(
     browser: Any, base_url: str, won_hand: dict[str, Any]
 ) -> None:
     table = won_hand["page"]
-    table.click("#replay-hand")  # the link on the hand's end
-    table.wait_for_url("**/replay?hand=1")
+    link = table.locator("#replay-hand")  # the link on the hand's end
+    if link.get_attribute("target") == "_blank":  # opened beside the table
+        with table.context.expect_page() as opened:
+            link.click()
+        opened.value.wait_for_url("**/replay?hand=1")
+        opened.value.close()
+    else:
+        link.click()
+        table.wait_for_url("**/replay?hand=1")
     frames = won_hand["replay"]["frames"]
     names = won_hand["replay"]["names_by_seat"]
     last = len(frames) - 1
@@ -397,5 +410,5 @@ def test_private_room_invite_and_waiting_room(browser: Any, base_url: str) -> No
     page.click("#start")  # the host fills the other places with bots and starts
     guest.wait_for_selector("#table:not([hidden])")
     page.wait_for_selector("#table:not([hidden])")
-    assert guest.locator("#pos-0 .name").inner_text().startswith("Guest")
+    assert guest.locator("#plate-0 .name").inner_text().startswith("Guest")
     assert errors == [] and guest_errors == []

@@ -24,7 +24,9 @@ from guobiao.table.game import Action, Game
 from test_server_app import new_room, play_randomly
 
 Message = dict[str, Any]
-QUICK = Limits(first_discard=60, turn=60, claim=60, grace=60, bot_delay=0, between_hands=0, rate=50)
+QUICK = Limits(
+    first_discard=60, turn=60, claim=0.05, grace=60, bot_delay=0, between_hands=0, rate=50
+)
 
 
 @pytest.fixture
@@ -189,8 +191,10 @@ def test_finished_rooms_are_listed_for_replay(client: TestClient) -> None:
 
 
 def test_pages_are_served(client: TestClient) -> None:
-    page = client.get("/room/abc/replay")
+    made = client.post("/api/rooms", json={"name": "r"}).json()
+    page = client.get(f"/room/{made['id']}/replay")
     assert page.status_code == 200 and "replay.js" in page.text
+    assert client.get("/room/abc/replay").status_code == 404  # no such table
     assert client.get("/static/replay.js").status_code == 200
 
 

@@ -36,7 +36,7 @@ LONG = {
     "bot-delay": 0,
     "turn": 600,
     "first-discard": 600,
-    "claim": 600,
+    "claim": 0.3,  # every discard opens the window (第七条六): short, as players here answer at once
     "grace": 600,
     "between-hands": 600,
 }

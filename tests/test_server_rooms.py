@@ -18,7 +18,7 @@ from guobiao.server.protocol import (
 )
 from guobiao.server.rooms import PLACES, Limits, Lobby, Notice, Room, RoomError, default_action
 from guobiao.server.store import RoomStore
-from guobiao.table.game import PASS, Action, ActionKind, Game, Phase
+from guobiao.table.game import PASS, Action, ActionKind, Game
 
 FAST = Limits(first_discard=30, turn=15, claim=5, grace=30, bot_delay=0, between_hands=0, rate=20)
 
@@ -34,6 +34,24 @@ def human_room(seed: int = 7, limits: Limits = FAST, bots: str = "efficiency") -
 
 def types(notices: list[Notice]) -> list[str]:
     return [n.message["type"] for n in notices]
+
+
+def until_mine(room: Room, place: int, t: float) -> float:
+    """Poll at each wake-up until the place has something to do (or the hand is over and no
+    claim window open): the time then."""
+    for _ in range(2000):
+        room.poll(t)
+        game = room.game
+        assert game is not None
+        if game.is_over and room.window is None:
+            return t
+        seat = room.seat_of(place)
+        if room.view_of(seat).legal_actions:
+            return t
+        wake = room.next_wake(t)
+        assert wake is not None
+        t = max(t, wake)
+    raise AssertionError("the table is stuck")
 
 
 # -- before the start -------------------------------------------------------------------------
@@ -123,16 +141,17 @@ def test_bots_play_until_the_person_must_act() -> None:
     game = room.game
     assert game is not None
     rng = random.Random(3)
+    t = 0.0
     for _ in range(400):
-        room.poll(0.0)
-        if game.is_over:
+        t = until_mine(room, 0, t)
+        if game.is_over and room.window is None:
             break
         seat = room.seat_of(0)
         assert seat is not None
-        assert game.to_act and all(s == seat for s in game.to_act), "bots act at once"
-        legal = game.legal_actions(seat)
+        # bots act at once (bot_delay 0); a claim window lasts its 5 s whoever may claim
+        legal = room.view_of(seat).legal_actions
         action = Action(ActionKind.WIN) if Action(ActionKind.WIN) in legal else rng.choice(legal)
-        room.act(0, action, 0.0)
+        room.act(0, action, t)
     assert game.is_over
 
 
@@ -159,7 +178,9 @@ def test_a_whole_session_of_bots_ends_with_scores_and_standard_points() -> None:
 
 
 def test_time_outs_act_for_the_person_with_the_documented_default() -> None:
-    limits = Limits(first_discard=3, turn=2, claim=1, grace=100, bot_delay=0, between_hands=0)
+    limits = Limits(
+        first_discard=3, turn=2, claim=1, grace=100, bot_delay=0, between_hands=0, auto_after=999
+    )
     room = human_room(seed=2, limits=limits)
     room.start(10.0)
     game = room.game
@@ -171,30 +192,42 @@ def test_time_outs_act_for_the_person_with_the_documented_default() -> None:
     assert room.next_wake(12.0) == pytest.approx(13.0)
     notices = room.poll(13.0)
     timeout = notices[0].message
-    assert timeout == {"type": "timeout", "seat": 0, "name": "me", "action": f"discard {drawn}"}
+    action = f"discard {drawn}"
+    assert timeout == {
+        "type": "timeout",
+        "code": "timeout",
+        "params": {"seat": 0, "name": "me", "action": action},
+        "seat": 0,
+        "name": "me",
+        "action": action,
+    }
     assert game.history[0] == (0, Action(ActionKind.DISCARD, drawn))
-    # later turns: 2 s; claims: 1 s and a pass
     assert notices[0].to is None  # a turn's time-out is told to everyone
+    # later turns: 2 s from the previous discard; claims: the 1 s window, then a pass
     t = 13.0
     kinds = set()
     for _ in range(300):
-        if game.is_over:
+        if game.is_over and room.window is None:
             break
         seat = room.seat_of(0)
         assert seat is not None
-        if seat in game.to_act:
-            claiming = game.phase in (Phase.RESPOND, Phase.ROB)
-            limit = 1.0 if claiming else 2.0
+        window = room.window
+        legal = room.view_of(seat).legal_actions
+        if legal:
+            claiming = window is not None
             expected = default_action(game, seat)
-            assert room.poll(t + limit - 0.01) == []
-            t += limit
-            got = room.poll(t)
+            ends = window.ends if window is not None else room.decision_at + 2.0
+            assert room.poll(ends - 0.01) == []
+            t = ends
+            got = [n for n in room.poll(t) if n.message["type"] == "timeout"]
             assert got[0].message["action"] == str(expected)
             # a claim's time-out only to the seat: others must not learn it could claim
             assert got[0].to == (0 if claiming else None)
             kinds.add(claiming)
         else:
-            t += 0.5
+            wake = room.next_wake(t)
+            assert wake is not None
+            t = max(t, wake)
             room.poll(t)
     assert game.is_over
     assert kinds == {True, False}
@@ -349,20 +382,22 @@ def test_a_room_round_trips_mid_hand(tmp_path: Any) -> None:
     rng = random.Random(1)
     game = room.game
     assert game is not None
+    t = 0.0
     for _ in range(6):
-        room.poll(0.0)
+        t = until_mine(room, 0, t)
         seat = room.seat_of(0)
         assert seat is not None
-        legal = [a for a in game.legal_actions(seat) if a.kind is not ActionKind.WIN]
-        room.act(0, rng.choice(legal), 0.0)
-    room.poll(0.0)
+        legal = [a for a in room.view_of(seat).legal_actions if a.kind is not ActionKind.WIN]
+        room.act(0, rng.choice(legal), t)
+    t = until_mine(room, 0, t)
+    assert room.window is None
     store = RoomStore(tmp_path / "rooms.sqlite3")
     store.save(room.id, room.to_dict())
     store.close()
     (data,) = RoomStore(tmp_path / "rooms.sqlite3").load_all()
     back = Room.from_dict(data, FAST, 50.0)
     for place in (0, 1, 2, 3, None):
-        old = room.state_for(place, 0.0)
+        old = room.state_for(place, t)
         new = back.state_for(place, 50.0)
         assert new["view"] == old["view"]
         assert new["scores"] == old["scores"]
@@ -373,9 +408,9 @@ def test_a_room_round_trips_mid_hand(tmp_path: Any) -> None:
     seat = room.seat_of(0)
     assert seat is not None
     action = room.game.legal_actions(seat)[0]  # type: ignore[union-attr]
-    room.act(0, action, 0.0)
+    room.act(0, action, t)
     back.act(0, action, 50.0)
-    assert back.state_for(0, 50.0)["view"] == room.state_for(0, 0.0)["view"]
+    assert back.state_for(0, 50.0)["view"] == room.state_for(0, t)["view"]
 
 
 def test_a_finished_session_round_trips() -> None:
@@ -397,7 +432,7 @@ def test_places_are_players_a_to_d_who_rotate_seats() -> None:
     for _ in range(5):
         seats.append(room.seat_of(0))
         room.poll(0.0, max_steps=1)  # one action at a time until the hand ends
-        while room.game is not None and not room.game.is_over:
+        while room.game is not None and not (room.game.is_over and room.window is None):
             room.poll(0.0, max_steps=1)
         room.poll(0.0, max_steps=1)  # the next hand
     assert seats[0] == 0 and seats[1] == 3  # 庄家不连庄: the dealer is North next hand
@@ -405,7 +440,7 @@ def test_places_are_players_a_to_d_who_rotate_seats() -> None:
 
 
 def test_between_hands_every_place_still_sees_its_own_seat_of_the_finished_hand() -> None:
-    limits = Limits(bot_delay=0, between_hands=100)
+    limits = Limits(bot_delay=0, between_hands=100, bots_between=100)
     room = Lobby(limits).create(seed=6)
     room.add_bots("efficiency")
     room.start(0.0)

@@ -43,21 +43,27 @@ def _networks(
     "The default is in the per-user data folder (GUOBIAO_HOME moves it).",
 )
 @click.option(
-    "--turn", type=click.FloatRange(0.01), default=15.0, show_default=True, help="Seconds per turn."
+    "--turn",
+    type=click.FloatRange(0.01),
+    default=15.0,
+    show_default=True,
+    help="Seconds from the previous player's discard to one's own, claims and flowers "
+    "included (第七条六).",
 )
 @click.option(
     "--first-discard",
     type=click.FloatRange(0.01),
     default=30.0,
     show_default=True,
-    help="Seconds for the dealer's first discard.",
+    help="Seconds for the dealer's first discard, after the flowers (第七条四).",
 )
 @click.option(
     "--claim",
     type=click.FloatRange(0.01),
-    default=5.0,
+    default=3.0,
     show_default=True,
-    help="Seconds of the claim window.",
+    help="Seconds of the claim window after every discard and added kong, the same whoever "
+    "may claim (第七条六: 碰牌要快，3秒之内).",
 )
 @click.option(
     "--grace",
@@ -76,9 +82,24 @@ def _networks(
 @click.option(
     "--between-hands",
     type=click.FloatRange(0),
+    default=60.0,
+    show_default=True,
+    help="Seconds the end of a hand stays up at most: the next hand starts when every "
+    "connected person is ready, or then.",
+)
+@click.option(
+    "--bots-between",
+    type=click.FloatRange(0),
     default=8.0,
     show_default=True,
-    help="Seconds between hands.",
+    help="Seconds between hands at a table with no person connected.",
+)
+@click.option(
+    "--auto-after",
+    type=click.IntRange(1),
+    default=2,
+    show_default=True,
+    help="Turn time-outs in a row after which a bot plays the person until they act again.",
 )
 @click.option(
     "--db",
@@ -116,6 +137,8 @@ def serve(
     grace: float,
     bot_delay: float,
     between_hands: float,
+    bots_between: float,
+    auto_after: int,
     url: str,
     session_hours: float,
     trusted_proxies: tuple[str, ...],
@@ -150,6 +173,8 @@ def serve(
         grace=grace,
         bot_delay=bot_delay,
         between_hands=between_hands,
+        bots_between=bots_between,
+        auto_after=auto_after,
     )
     data = ensure_data_dir(data.absolute())
     prepare_db(url)

@@ -52,15 +52,21 @@ from typing import Annotated, Any
 from fastapi import FastAPI, HTTPException, Request, WebSocket, WebSocketDisconnect
 from fastapi import Path as PathParam
 from fastapi.concurrency import run_in_threadpool
-from fastapi.responses import FileResponse
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
 from starlette.datastructures import MutableHeaders
+from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.requests import HTTPConnection
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from guobiao.server.guards import SECURITY_HEADERS, RateLimiter, TrustedProxies
-from guobiao.server.protocol import ProtocolError, parse_client_message, tile_table
+from guobiao.server.protocol import (
+    ProtocolError,
+    not_found_page,
+    parse_client_message,
+    tile_table,
+)
 from guobiao.server.rooms import Limits, Lobby, Notice, Room, RoomError, same
 from guobiao.server.store import RoomStore
 
@@ -167,8 +173,10 @@ class Conn:
         return "ok"
 
 
-def _error(code: str, message: str) -> dict[str, Any]:
-    return {"type": "error", "code": code, "message": message}
+def _error(code: str, message: str, params: dict[str, Any] | None = None) -> dict[str, Any]:
+    """An ``error`` message: a stable ``code`` (docs/web.md lists them) and its ``params`` for a
+    client to say it in 中文 or English; ``message`` in English."""
+    return {"type": "error", "code": code, "message": message, "params": params or {}}
 
 
 def _welcome(room: Room, place: int | None) -> dict[str, Any]:
@@ -207,11 +215,15 @@ class Hub:
             self.store.save(room.id, room.to_dict())
             room.saved_version = room.version
 
-    def publish(self, room: Room, notices: list[Notice]) -> None:
-        """Save the room, then send each client its notices and its own fresh state."""
+    def publish(self, room: Room, notices: list[Notice], only: int | None = None) -> None:
+        """Save the room, then send each client its notices and its own fresh state (``only``:
+        to that place's sockets alone, for a change nobody else may learn of, as a claim
+        noted during a claim window)."""
         self.save(room)
         now = self.clock()
         for conn in list(self.conns.get(room.id, ())):
+            if only is not None and conn.place != only:
+                continue
             me = conn.place if conn.place is not None else -1
             for notice in notices:
                 if notice.to is None or notice.to == me:
@@ -286,17 +298,28 @@ class Hub:
             self.closed.popitem(last=False)
         return room
 
-    def refusal(self, room: Room, place: int | None, address: str) -> str | None:
-        """Why a new socket is refused (a cap reached), or None."""
+    def refusal(
+        self, room: Room, place: int | None, address: str
+    ) -> tuple[str, dict[str, Any]] | None:
+        """Why a new socket is refused (a cap reached) and its ``params``, or None."""
         limits = room.limits
         if self.addresses.get(address, 0) >= limits.address_sockets:
-            return f"too many connections from your address (at most {limits.address_sockets})"
+            return (
+                f"too many connections from your address (at most {limits.address_sockets})",
+                {"cap": "address", "max": limits.address_sockets},
+            )
         if place is None:
             watching = sum(1 for c in self.conns.get(room.id, ()) if c.place is None)
             if watching >= limits.spectators:
-                return f"this table has as many spectators as it takes ({limits.spectators})"
+                return (
+                    f"this table has as many spectators as it takes ({limits.spectators})",
+                    {"cap": "spectators", "max": limits.spectators},
+                )
         elif room.places[place].connections >= limits.seat_sockets:
-            return f"this seat is open in {limits.seat_sockets} places already: close one"
+            return (
+                f"this seat is open in {limits.seat_sockets} places already: close one",
+                {"cap": "seat", "max": limits.seat_sockets},
+            )
         return None
 
     async def _drive(self, room: Room) -> None:
@@ -353,17 +376,17 @@ class Hub:
                 await ws.close(4403)
             return
         place = room.place_of_token(token) if token else None
-        refused = None
+        refused: tuple[str, str, dict[str, Any], int] | None = None
         if place is None and not room.may_watch(token):
-            refused = ("bad_token", "this token opens no seat in this room", 4403)
+            refused = ("bad_token", "this token opens no seat in this room", {}, 4403)
         else:
             why = self.refusal(room, place, address)
             if why is not None:
-                refused = ("too_many", why, 4429)
+                refused = ("too_many", why[0], why[1], 4429)
         if refused is not None:
-            code, message, close = refused
+            code, message, params, close = refused
             await ws.accept()
-            await ws.send_json(_error(code, message))
+            await ws.send_json(_error(code, message, params))
             await ws.close(close, message[:120] if close == 4429 else None)
             return
         # counted before the first await: the caps see every socket, however many arrive at once
@@ -411,7 +434,13 @@ class Hub:
             if verdict == "drop":
                 if now - conn.warned_at >= 1.0:
                     conn.warned_at = now
-                    conn.send(_error("rate_limited", "too many messages: slow down"))
+                    conn.send(
+                        _error(
+                            "rate_limited",
+                            "too many messages: slow down",
+                            {"rate": room.limits.rate},
+                        )
+                    )
                 continue
             text = message.get("text")
             if not isinstance(text, str):
@@ -420,7 +449,7 @@ class Hub:
             try:
                 parsed = parse_client_message(text)
             except ProtocolError as err:
-                conn.send(_error(err.code, err.message))
+                conn.send(_error(err.code, err.message, err.params))
                 continue
             if parsed.type == "ping":
                 conn.send({"type": "pong"})
@@ -428,11 +457,21 @@ class Hub:
             if conn.place is None:
                 conn.send(_error("spectator", "spectators cannot act"))
                 continue
-            assert parsed.action is not None
+            before = room.version
             try:
-                notices = room.act(conn.place, parsed.action, now)
+                if parsed.type == "ready":
+                    room.set_ready(conn.place)
+                    notices: list[Notice] = []
+                elif parsed.type == "resume":
+                    notices = room.resume(conn.place)
+                else:
+                    assert parsed.action is not None
+                    notices = room.act(conn.place, parsed.action, now)
             except RoomError as err:
-                conn.send(_error(err.code, err.message))
+                conn.send(_error(err.code, err.message, err.params))
+                continue
+            if room.version == before:  # noted only (a claim in a window): this place alone
+                self.publish(room, notices, only=conn.place)
                 continue
             self.publish(room, notices)
             self.wake(room)
@@ -445,7 +484,15 @@ class Hub:
 
 def _refuse(err: RoomError) -> HTTPException:
     return HTTPException(
-        _HTTP_STATUS.get(err.code, 400), {"code": err.code, "message": err.message}
+        _HTTP_STATUS.get(err.code, 400),
+        {"code": err.code, "message": err.message, "params": err.params},
+    )
+
+
+def room_not_found() -> HTMLResponse:
+    """The 404 page of an unknown table (instead of a table page reconnecting for ever)."""
+    return HTMLResponse(
+        not_found_page("这张牌桌", "This table", "/", "回到大厅", "Back to the lobby"), 404
     )
 
 
@@ -659,13 +706,29 @@ def create_app(
     async def lobby_page() -> FileResponse:
         return FileResponse(STATIC / "index.html")
 
-    @app.get("/room/{room_id}", include_in_schema=False)
-    async def room_page(room_id: str) -> FileResponse:
+    @app.get("/room/{room_id}", include_in_schema=False, response_model=None)
+    async def room_page(room_id: str) -> FileResponse | HTMLResponse:
+        if await hub.find(room_id) is None:
+            return room_not_found()
         return FileResponse(STATIC / "room.html")
 
-    @app.get("/room/{room_id}/replay", include_in_schema=False)
-    async def replay_page(room_id: str) -> FileResponse:
+    @app.get("/room/{room_id}/replay", include_in_schema=False, response_model=None)
+    async def replay_page(room_id: str) -> FileResponse | HTMLResponse:
+        if await hub.find(room_id) is None:
+            return room_not_found()
         return FileResponse(STATIC / "replay.html")
+
+    @app.exception_handler(StarletteHTTPException)
+    async def not_found(request: Request, exc: StarletteHTTPException) -> Any:
+        """Unknown paths: JSON with a ``code`` under ``/api/``, else the bilingual 404 page."""
+        if isinstance(exc.detail, dict) or exc.status_code != 404:
+            return JSONResponse({"detail": exc.detail}, exc.status_code, headers=exc.headers)
+        if request.url.path.startswith("/api/"):
+            detail = {"code": "not_found", "message": "no such resource", "params": {}}
+            return JSONResponse({"detail": detail}, 404)
+        return HTMLResponse(
+            not_found_page("这个页面", "This page", "/", "回到大厅", "Back to the lobby"), 404
+        )
 
     if tournaments is not None:
         from guobiao.server.tournament import tournament_router

@@ -11,6 +11,8 @@ Client → server (JSON text frames):
 - ``{"type": "action", "action": "discard W5"}`` (``str(Action)``: ``discard W5``, ``chow W3W4W5``,
   ``pung F1``, ``kong J1``, ``concealed_kong W1``, ``added_kong B2``, ``win``, ``pass``)
 - ``{"type": "ping"}`` → ``{"type": "pong"}``
+- ``{"type": "ready"}``: this person may go on to the next hand
+- ``{"type": "resume"}``: a person on auto-play takes their place back
 
 Server → client: ``welcome``, ``state``, ``event``, ``timeout``, ``hand_end``, ``session_end``,
 ``error``, ``pong`` (see docs/web.md).
@@ -18,6 +20,7 @@ Server → client: ``welcome``, ``state``, ``event``, ``timeout``, ``hand_end``,
 
 from __future__ import annotations
 
+import html
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
@@ -37,6 +40,7 @@ __all__ = [
     "hand_end_json",
     "hints",
     "meld_json",
+    "not_found_page",
     "parse_client_message",
     "replay_frame",
     "replay_frames",
@@ -48,16 +52,17 @@ __all__ = [
 MAX_MESSAGE: Final = 1024
 """Longest client message accepted (characters); a longer one is refused unread."""
 
-CLIENT_TYPES: Final = ("action", "ping")
+CLIENT_TYPES: Final = ("action", "ping", "ready", "resume")
 
 
 class ProtocolError(ValueError):
     """A client message that cannot be read: ``code`` is sent back in the error reply."""
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: str, message: str, params: dict[str, Any] | None = None) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
+        self.params = params or {}
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,7 +74,9 @@ class ClientMessage:
 def parse_client_message(text: str) -> ClientMessage:
     """Read one client frame; raise :class:`ProtocolError` for anything malformed."""
     if len(text) > MAX_MESSAGE:
-        raise ProtocolError("too_long", f"a message is at most {MAX_MESSAGE} characters")
+        raise ProtocolError(
+            "too_long", f"a message is at most {MAX_MESSAGE} characters", {"max": MAX_MESSAGE}
+        )
     try:
         data = json.loads(text)
     except (ValueError, RecursionError):
@@ -78,16 +85,20 @@ def parse_client_message(text: str) -> ClientMessage:
         raise ProtocolError("bad_message", "a message is a JSON object")
     kind = data.get("type")
     if kind not in CLIENT_TYPES:
-        raise ProtocolError("bad_message", f"type must be one of {', '.join(CLIENT_TYPES)}")
-    if kind == "ping":
-        return ClientMessage("ping")
+        raise ProtocolError(
+            "bad_message",
+            f"type must be one of {', '.join(CLIENT_TYPES)}",
+            {"types": list(CLIENT_TYPES)},
+        )
+    if kind != "action":
+        return ClientMessage(kind)
     text_action = data.get("action")
     if not isinstance(text_action, str) or not text_action.strip():
         raise ProtocolError("bad_message", 'an action message needs "action": "discard W5" etc.')
     try:
         action = Action.parse(text_action)
     except ValueError as err:
-        raise ProtocolError("bad_action", str(err)) from None
+        raise ProtocolError("bad_action", str(err), {"action": text_action[:50]}) from None
     return ClientMessage("action", action)
 
 
@@ -287,3 +298,22 @@ def replay_frames(record: Mapping[str, Any]) -> list[dict[str, Any]]:
     if expected is not None and game.result.summary() != expected:
         raise ValueError("the replayed result differs from the record's")
     return frames
+
+
+def not_found_page(what_zh: str, what_en: str, back: str, back_zh: str, back_en: str) -> str:
+    """A small 404 page in 中文 and English (no script, no outside resource): what was not
+    found and a link back (the lobby, the tournaments). Every argument is escaped."""
+    e = html.escape
+    return (
+        "<!doctype html>\n"
+        '<html lang="zh-Hans"><head><meta charset="utf-8">'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">'
+        "<title>404 · 找不到 · Not found</title>"
+        '<link rel="stylesheet" href="/static/app.css"></head>\n'
+        '<body class="not-found"><main>'
+        "<h1>404</h1>"
+        f'<p lang="zh-Hans">找不到{e(what_zh)}。</p>'
+        f'<p lang="en">{e(what_en)} not found.</p>'
+        f'<p><a href="{e(back, quote=True)}">{e(back_zh)} · {e(back_en)}</a></p>'
+        "</main></body></html>\n"
+    )

@@ -10,8 +10,14 @@ Pure Python (no web framework, no clock of its own): every method that depends o
   else is a :class:`RoomError` and changes nothing.
 - :meth:`Room.poll` moves the table on: bots act (after ``bot_delay``), a person who lets their
   time run out is acted for (:func:`default_action`: pass on a claim, discard the drawn tile or
-  else the last tile of the hand), a disconnected person is played by a bot after ``grace``, the
-  next hand starts ``between_hands`` after a hand ends.
+  else the last tile of the hand; twice in a row on a turn and a bot plays them, ``auto``, until
+  they act or resume), a disconnected person is played by a bot after ``grace``, the next hand
+  starts when every connected person is ready, at most ``between_hands`` after a hand ends.
+- Fairness (第七条六): after every discard and added kong a claim window of ``Limits.claim``
+  seconds, the same whoever may claim (:class:`_Window`, :func:`window_view`): every client sees
+  the same table at the same times, a seat its own claims only; claims are applied at its end.
+  Turn clocks run from the previous discard (15 s; 30 s for the dealer's first discard, 第七条四);
+  :meth:`Room.timers` shows every clock to everyone.
 - :meth:`Room.replay`: a hand that is over, one frame per action, every seat face up (never the
   hand still in play); :meth:`Room.hands_info` lists the hands.
 - :meth:`Room.to_dict` / :meth:`Room.from_dict`: the whole room as JSON (every hand's
@@ -27,10 +33,12 @@ from __future__ import annotations
 
 import random
 import secrets
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any, Final, Literal
 
 from guobiao.bots import BOT_KINDS, Bot, make_bot
+from guobiao.core.melds import Meld, MeldKind
+from guobiao.core.tiles import Tile
 from guobiao.server.protocol import (
     hand_end_json,
     hints,
@@ -40,7 +48,15 @@ from guobiao.server.protocol import (
     spectator_view,
     view_json,
 )
-from guobiao.table.game import PASS, Action, ActionKind, Game, IllegalActionError, Phase
+from guobiao.table.game import (
+    PASS,
+    Action,
+    ActionKind,
+    Game,
+    IllegalActionError,
+    Phase,
+    SeatView,
+)
 from guobiao.table.rules import COMPETITION
 from guobiao.table.session import Session
 
@@ -54,6 +70,7 @@ __all__ = [
     "RoomError",
     "default_action",
     "same",
+    "window_view",
 ]
 
 PLACES: Final = ("A", "B", "C", "D")
@@ -66,12 +83,14 @@ ROOM_VERSION: Final = 1
 class Limits:
     """Time limits (第七条四, 六) and the server's other knobs, in seconds."""
 
-    first_discard: float = 30.0  # the dealer's first discard
-    turn: float = 15.0  # every other turn (draw → discard / kong / win)
-    claim: float = 5.0  # the claim window on a discard or an added kong
+    first_discard: float = 30.0  # 第七条四: the dealer's first discard (after the flowers)
+    turn: float = 15.0  # 第七条六: from the previous discard to one's own, claims included
+    claim: float = 3.0  # 第七条六 碰牌要快，3秒之内: the claim window after every discard
     grace: float = 30.0  # a disconnected person is played by a bot after this
     bot_delay: float = 0.6  # bots wait this long before acting (so people can follow)
-    between_hands: float = 8.0  # the fan breakdown stays up this long before the next hand
+    between_hands: float = 60.0  # the hand's end stays up until all are ready, at most this
+    bots_between: float = 8.0  # ... and this long when no person is connected
+    auto_after: int = 2  # turn time-outs in a row after which a bot plays the person
     rate: int = 20  # client messages per second per connection; more are refused
     max_rooms: int = 1000  # rooms not yet over; creating more is refused
     idle_close: float = 1800.0  # a room with no socket open this long is closed (not over)
@@ -84,12 +103,14 @@ class Limits:
 
 
 class RoomError(Exception):
-    """A refused request: ``code`` for clients, ``message`` for people. Nothing changed."""
+    """A refused request: ``code`` for clients, ``message`` for people (English), ``params``
+    the numbers and names in it (for a client translating the code). Nothing changed."""
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: str, message: str, params: dict[str, Any] | None = None) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
+        self.params = params or {}
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,6 +130,8 @@ class Place:
     bot_kind: str = "efficiency"
     connections: int = 0  # open sockets
     left_at: float | None = None  # when the last socket closed (None: connected)
+    timeouts: int = 0  # turn time-outs in a row
+    auto: bool = False  # a person played by a bot (time ran out twice) until they act again
 
     def public(self) -> dict[str, Any]:
         return {
@@ -116,7 +139,56 @@ class Place:
             "kind": self.kind,
             "bot_kind": self.bot_kind if self.kind == "bot" else None,
             "connected": self.kind == "bot" or self.connections > 0,
+            "auto": self.auto,
         }
+
+
+@dataclass(slots=True)
+class _Window:
+    """A claim window (第七条六): open after every discard and every added kong for the same
+    time whoever may claim. ``views``: the table as every seat sees it meanwhile (the engine may
+    already have moved on when nobody can claim); ``answers``: the claims collected, applied
+    when the window ends."""
+
+    seat: int  # the discarder (or the konger)
+    ends: float
+    views: list[SeatView]
+    spectator: SeatView
+    flowers: tuple[tuple[Tile, ...], ...]
+    answers: dict[int, Action] = field(default_factory=dict)
+
+
+def window_view(before: SeatView, actor: int, action: Action, kong: Meld | None = None) -> SeatView:
+    """The view a seat had ``before`` ``actor``'s discard (or added kong ``action``), as it is
+    during the claim window that follows, with no legal action: what every seat sees whether
+    or not anyone may claim. ``kong``: the added kong's meld."""
+    tile = action.tile
+    assert tile is not None
+    hand = before.hand
+    if before.seat == actor:
+        i = hand.index(tile)
+        hand = hand[:i] + hand[i + 1 :]
+    discards = before.discards
+    melds = before.melds
+    if action.kind is ActionKind.DISCARD:
+        phase = Phase.RESPOND
+        discards = tuple((*d, tile) if s == actor else d for s, d in enumerate(discards))
+    else:
+        assert kong is not None
+        phase = Phase.ROB
+        own = tuple(kong if m.kind is MeldKind.PUNG and m.tile == tile else m for m in melds[actor])
+        melds = tuple(own if s == actor else m for s, m in enumerate(melds))
+    return replace(
+        before,
+        phase=phase,
+        current=actor,
+        hand=hand,
+        drawn=None,
+        discards=discards,
+        melds=melds,
+        last_discard=tile,
+        legal_actions=(),
+    )
 
 
 def default_action(game: Game, seat: int) -> Action:
@@ -137,6 +209,12 @@ def default_action(game: Game, seat: int) -> Action:
     return discards[-1] if discards else legal[0]
 
 
+def _notice(code: str, **params: Any) -> dict[str, Any]:
+    """A public notice for clients to show in their language: a stable ``code`` and its
+    ``params`` (docs/web.md lists them)."""
+    return {"type": "notice", "code": code, "params": params}
+
+
 def _token() -> str:
     return secrets.token_urlsafe(18)
 
@@ -149,14 +227,18 @@ def same(given: str, secret: str) -> bool:
 
 def _check_kind(kind: str) -> str:
     if kind not in BOT_KINDS:
-        raise RoomError("bad_bot", f"unknown bot {kind!r}: choose from {', '.join(BOT_KINDS)}")
+        raise RoomError(
+            "bad_bot",
+            f"unknown bot {kind!r}: choose from {', '.join(BOT_KINDS)}",
+            {"kind": kind[:50], "kinds": list(BOT_KINDS)},
+        )
     return kind
 
 
 def _check_name(name: str) -> str:
     name = " ".join(name.split())
     if not name or len(name) > 24:
-        raise RoomError("bad_name", "a name is 1-24 characters")
+        raise RoomError("bad_name", "a name is 1-24 characters", {"min": 1, "max": 24})
     return name
 
 
@@ -190,9 +272,13 @@ class Room:
         self.places = [Place() for _ in range(4)]
         self.session: Session | None = None
         self.games: list[Game] = []
-        self.decision_at = 0.0  # when the current decision opened
+        self.decision_at = 0.0  # when the turn clock started (the previous discard, 第七条六)
+        self.shown_at = 0.0  # when the current decision was shown (bots wait bot_delay from it)
+        self.discarded = False  # a discard made in this hand (else the dealer's first: 第七条四)
+        self.window: _Window | None = None  # the claim window open now
         self.decision = 0  # counts decisions (a client answers each state's decision once)
         self.hand_over_at = 0.0
+        self.ready: set[int] = set()  # places that said they are ready for the next hand
         self.version = 0  # bumped on every change clients should see
         self.saved_version = -1  # the version last written to the store
         self._bots: dict[int, Bot] = {}
@@ -264,21 +350,80 @@ class Room:
         return [self.places[self.place_at(s)].name for s in range(4)]
 
     def bot_plays(self, place: int, now: float) -> bool:
-        """A bot plays this place: a bot seat, or a person disconnected for ``grace`` or more."""
+        """A bot plays this place: a bot seat, a person on auto-play (time ran out twice), or a
+        person disconnected for ``grace`` or more."""
         p = self.places[place]
-        if p.kind != "human":
+        if p.kind != "human" or p.auto:
             return True
         return p.connections == 0 and p.left_at is not None and now - p.left_at >= self.limits.grace
 
+    def people_present(self) -> bool:
+        """Some person has a socket open to the table."""
+        return any(p.kind == "human" and p.connections > 0 for p in self.places)
+
     def limit(self) -> float:
-        """The time limit of the current decision."""
+        """The turn's time limit: 30 s for the dealer's first discard (第七条四), 15 s for every
+        other, counted from the previous discard (第七条六)."""
+        return self.limits.turn if self.discarded else self.limits.first_discard
+
+    def turn_deadline(self) -> float:
+        """When the current turn's time runs out (never before it was shown)."""
+        return max(self.decision_at + self.limit(), self.shown_at)
+
+    def next_hand_at(self) -> float:
+        """When the next hand starts: at once when every connected person (not on auto-play)
+        is ready, else ``between_hands`` after the end (``bots_between`` with nobody there)."""
+        waiting = [
+            i
+            for i, p in enumerate(self.places)
+            if p.kind == "human" and p.connections > 0 and not p.auto
+        ]
+        if not waiting:
+            return self.hand_over_at + min(self.limits.between_hands, self.limits.bots_between)
+        if all(i in self.ready for i in waiting):
+            return self.hand_over_at
+        return self.hand_over_at + self.limits.between_hands
+
+    def timers(self, now: float) -> dict[str, Any]:
+        """Every clock on the table, the same for every receiver: the turn's (whose, seconds
+        left: during a claim window the next player's, whose 15 s run from the discard), the
+        claim window's, the time to the next hand."""
+        out: dict[str, Any] = {"turn": None, "claim": None, "next_hand": None}
+        game = self.game
+        if game is None or self.ended:
+            return out
+        if game.is_over and self.window is None:
+            out["next_hand"] = round(max(0.0, self.next_hand_at() - now), 3)
+            return out
+        window = self.window
+        if window is not None:
+            view = window.spectator
+            seat = (window.seat + 1) % 4 if view.phase is Phase.RESPOND else window.seat
+            out["claim"] = {"left": round(max(0.0, window.ends - now), 3)}
+        else:
+            seat = game.current
+        out["turn"] = {
+            "seat": seat,
+            "left": round(max(0.0, self.decision_at + self.limit() - now), 3),
+        }
+        return out
+
+    def view_of(self, seat: int | None) -> SeatView:
+        """What a seat (None: a spectator) sees now; during a claim window the same table for
+        everyone, and a seat's own claims only in its own view."""
         game = self.game
         assert game is not None
-        if game.phase in (Phase.RESPOND, Phase.ROB):
-            return self.limits.claim
-        if not game.history:
-            return self.limits.first_discard
-        return self.limits.turn
+        window = self.window
+        if window is None:
+            return game.view(seat) if seat is not None else spectator_view(game)
+        if seat is None:
+            return window.spectator
+        view = window.views[seat]
+        if seat not in window.answers and game.phase in (Phase.RESPOND, Phase.ROB):
+            legal = game.legal_actions(seat)
+            if legal:
+                return replace(view, legal_actions=legal)
+        return view
 
     def info(self) -> dict[str, Any]:
         """What anyone may know of the room (the lobby): no token."""
@@ -320,25 +465,31 @@ class Room:
         if game is None or self.session is None:
             return out
         seat = self.seat_of(place) if place is not None else None
-        view = game.view(seat) if seat is not None else spectator_view(game)
-        flowers = tuple(game.hand_of(s).flowers for s in range(4))
+        view = self.view_of(seat)
+        window = self.window
+        flowers = window.flowers if window is not None else None
+        if flowers is None:
+            flowers = tuple(game.hand_of(s).flowers for s in range(4))
         out["view"] = view_json(view, flowers)
         out["seat"] = seat
         out["places_by_seat"] = [self.place_at(s) for s in range(4)]
         out["names_by_seat"] = self.names_by_seat()
         out["hand_number"] = len(self.games) - 1
         out["decision"] = self.decision
+        out["timers"] = self.timers(now)
         if seat is not None:
             out["hints"] = hints(view)
             out["must_act"] = bool(view.legal_actions)
-        if not game.is_over:
-            out["deadline"] = max(0.0, self.decision_at + self.limit() - now)
-        else:  # a client arriving between hands still gets the settlement
+            if view.legal_actions:  # this seat's own decision time
+                ends = window.ends if window is not None else self.turn_deadline()
+                out["deadline"] = round(max(0.0, ends - now), 3)
+        if game.is_over and window is None:  # a client arriving between hands: the settlement
             out["last_hand"] = self.hand_end(game)
             if self.ended:
                 out["session_end"] = self.session_end()
             else:
-                out["next_hand_in"] = max(0.0, self.hand_over_at + self.limits.between_hands - now)
+                out["next_hand_in"] = round(max(0.0, self.next_hand_at() - now), 3)
+                out["ready"] = sorted(self.ready)
         return out
 
     # -- before the start -------------------------------------------------------------------
@@ -353,9 +504,9 @@ class Room:
                 raise RoomError("full", "every place is taken")
             place = free[0]
         if place not in range(4):
-            raise RoomError("bad_place", "a place is 0-3")
+            raise RoomError("bad_place", "a place is 0-3", {"min": 0, "max": 3})
         if place not in free:
-            raise RoomError("taken", f"place {PLACES[place]} is taken")
+            raise RoomError("taken", f"place {PLACES[place]} is taken", {"place": PLACES[place]})
         token = _token()
         self.places[place] = Place(name=name, kind="human", token=token, bot_kind=self.bot_kind)
         self.version += 1
@@ -367,7 +518,7 @@ class Room:
         if self.started:
             raise RoomError("started", "the session has started")
         if place is not None and place not in range(4):
-            raise RoomError("bad_place", "a place is 0-3")
+            raise RoomError("bad_place", "a place is 0-3", {"min": 0, "max": 3})
         targets = [place] if place is not None else list(range(4))
         filled = []
         for i in targets:
@@ -375,7 +526,7 @@ class Room:
                 self.places[i] = Place(name=f"{kind} bot {PLACES[i]}", kind="bot", bot_kind=kind)
                 filled.append(i)
             elif place is not None:
-                raise RoomError("taken", f"place {PLACES[i]} is taken")
+                raise RoomError("taken", f"place {PLACES[i]} is taken", {"place": PLACES[i]})
         self.version += 1
         return filled
 
@@ -419,27 +570,61 @@ class Room:
     # -- playing ------------------------------------------------------------------------------
     def act(self, place: int, action: Action, now: float) -> list[Notice]:
         """A person's action: refused (:class:`RoomError`, nothing changes) unless it is one of
-        the seat's legal actions now."""
+        the seat's legal actions now. A claim (or a pass) during a claim window is only noted:
+        nobody else learns of it (``version`` does not move) until the window ends. Any valid
+        action ends the place's auto-play."""
         game = self.game
         if game is None or self.session is None:
             raise RoomError("not_started", "the session has not started")
-        if game.is_over:
+        if game.is_over and self.window is None:
             raise RoomError("hand_over", "the hand is over")
         seat = self.seat_of(place)
         assert seat is not None
-        legal = game.legal_actions(seat)
+        legal = self.view_of(seat).legal_actions
         if not legal:
             raise RoomError("not_your_turn", "you have nothing to do now")
         if action not in legal:
             raise RoomError(
                 "illegal_action",
                 f"{action} is not legal now; legal: {', '.join(str(a) for a in legal)}",
+                {"action": str(action), "legal": [str(a) for a in legal]},
             )
-        return self._apply(seat, action, now)
+        notices = self._resume(place)
+        p = self.places[place]
+        p.timeouts = 0
+        window = self.window
+        if window is not None:  # collected; applied when the window ends (第七条六)
+            window.answers[seat] = action
+            return notices
+        return notices + self._apply(seat, action, now)
+
+    def resume(self, place: int) -> list[Notice]:
+        """``{"type": "resume"}``: a person on auto-play takes their place back."""
+        if not self.places[place].auto:
+            raise RoomError("not_auto", "you are playing already")
+        return self._resume(place)
+
+    def _resume(self, place: int) -> list[Notice]:
+        p = self.places[place]
+        if not p.auto:
+            return []
+        p.auto = False
+        p.timeouts = 0
+        self.version += 1
+        return [Notice(_notice("auto_off", place=place, name=p.name))]
+
+    def set_ready(self, place: int) -> None:
+        """``{"type": "ready"}``: this person may go on to the next hand."""
+        game = self.game
+        if game is None or not game.is_over or self.window is not None or self.ended:
+            raise RoomError("not_between_hands", "there is no next hand to be ready for")
+        if place not in self.ready:
+            self.ready.add(place)
+            self.version += 1
 
     def poll(self, now: float, max_steps: int = 1000) -> list[Notice]:
-        """Move the table on as far as time allows: bots, time-outs, the next hand (at most
-        ``max_steps`` actions: the server lets other rooms in between)."""
+        """Move the table on as far as time allows: the claim window's end, bots, time-outs, the
+        next hand (at most ``max_steps`` actions: the server lets other rooms in between)."""
         notices: list[Notice] = []
         for _ in range(max_steps):
             if not self._step(now, notices):
@@ -451,16 +636,18 @@ class Room:
         game = self.game
         if game is None or self.ended:
             return None
+        if self.window is not None:
+            return self.window.ends
         if game.is_over:
-            return self.hand_over_at + self.limits.between_hands
+            return self.next_hand_at()
         times = []
         for seat in game.to_act:
             place = self.place_at(seat)
             p = self.places[place]
             if self.bot_plays(place, now):
-                times.append(self.decision_at + self.limits.bot_delay)
+                times.append(self.shown_at + self.limits.bot_delay)
             else:
-                times.append(self.decision_at + self.limit())
+                times.append(self.turn_deadline())
                 if p.left_at is not None:
                     times.append(p.left_at + self.limits.grace)
         return min(times) if times else now
@@ -469,37 +656,101 @@ class Room:
         game = self.game
         if game is None or self.ended:
             return False
+        if self.window is not None:
+            if now < self.window.ends:
+                return False
+            notices.extend(self._close_window(now))
+            return True
         if game.is_over:
-            if now >= self.hand_over_at + self.limits.between_hands:
+            if now >= self.next_hand_at():
                 notices.extend(self._new_hand(now))
                 return True
             return False
-        for seat in game.to_act:
+        for seat in game.to_act:  # a turn (claims are answered in a window)
             place = self.place_at(seat)
             if self.bot_plays(place, now):
-                if now < self.decision_at + self.limits.bot_delay:
+                if now < self.shown_at + self.limits.bot_delay:
                     continue
-                view = game.view(seat)
-                action = self._bot(place).choose(view)
-                if action not in view.legal_actions:  # a bot bug must not stop the table
-                    action = default_action(game, seat)
-                notices.extend(self._apply(seat, action, now))
+                notices.extend(self._apply(seat, self._bot_choice(seat, place), now))
                 return True
-            if now >= self.decision_at + self.limit():
+            if now >= self.turn_deadline():
                 action = default_action(game, seat)
-                message = {
-                    "type": "timeout",
-                    "seat": seat,
-                    "name": self.places[place].name,
-                    "action": str(action),
-                }
-                # a turn's time-out is told to everyone (its discard is public anyway); a
-                # claim's only to the seat: that it could claim is its own secret
-                claiming = game.phase in (Phase.RESPOND, Phase.ROB)
-                notices.append(Notice(message, to=place if claiming else None))
+                p = self.places[place]
+                # a turn's time-out is told to everyone (its discard is public anyway)
+                notices.append(Notice(self._timeout(seat, place, action)))
+                p.timeouts += 1
+                if p.timeouts >= self.limits.auto_after and not p.auto:
+                    p.auto = True  # 2 time-outs in a row: a bot plays until they act again
+                    notices.append(Notice(_notice("auto_on", place=place, name=p.name)))
                 notices.extend(self._apply(seat, action, now))
                 return True
         return False
+
+    def _timeout(self, seat: int, place: int, action: Action) -> dict[str, Any]:
+        name = self.places[place].name
+        return {
+            "type": "timeout",
+            "code": "timeout",
+            "params": {"seat": seat, "name": name, "action": str(action)},
+            "seat": seat,
+            "name": name,
+            "action": str(action),
+        }
+
+    def _bot_choice(self, seat: int, place: int) -> Action:
+        game = self.game
+        assert game is not None
+        view = game.view(seat)
+        action = self._bot(place).choose(view)
+        if action not in view.legal_actions:  # a bot bug must not stop the table
+            action = default_action(game, seat)
+        return action
+
+    def _close_window(self, now: float) -> list[Notice]:
+        """The claim window's end: every claim collected is applied (a bot decides now, a
+        person who did not answer passes, told privately), the engine resolves them, and the
+        table moves on for everyone at once."""
+        game = self.game
+        window = self.window
+        assert game is not None and window is not None
+        self.window = None
+        notices: list[Notice] = []
+        if game.phase in (Phase.RESPOND, Phase.ROB):
+            before = game.phase
+            melds_before = [len(game.hand_of(s).melds) for s in range(4)]
+            for seat in tuple(game.to_act):
+                if game.phase is not before:
+                    break
+                place = self.place_at(seat)
+                action = window.answers.get(seat)
+                if action is None:
+                    if self.bot_plays(place, now):
+                        action = self._bot_choice(seat, place)
+                    else:
+                        action = default_action(game, seat)
+                        # a claim's time-out only to the seat: that it could claim is its secret
+                        notices.append(Notice(self._timeout(seat, place, action), to=place))
+                try:
+                    game.act(seat, action)
+                except IllegalActionError as err:  # validated before: only a bug gets here
+                    raise RoomError("illegal_action", str(err)) from None
+            result = game.result
+            if result is not None and result.winner is not None:
+                notices.append(Notice({"type": "event", "seat": result.winner, "action": "win"}))
+            else:
+                for s in range(4):
+                    melds = game.hand_of(s).melds
+                    if len(melds) > melds_before[s]:
+                        meld = melds[-1]
+                        claim = Action(ActionKind(meld.kind.value), meld.tile)
+                        notices.append(Notice({"type": "event", "seat": s, "action": str(claim)}))
+        # the turn clock keeps running from the discard (第七条六: claims are inside the 15 s)
+        self.shown_at = now
+        self.decision += 1
+        self.version += 1
+        if game.is_over:
+            notices.extend(self._hand_over(game, now))
+        return notices
 
     def _bot(self, place: int) -> Bot:
         bot = self._bots.get(place)
@@ -519,7 +770,11 @@ class Room:
         number = session.hand_number
         game = Game(COMPETITION, self._hand_seed(number), round_wind=session.round_wind)
         self.games.append(game)
-        self.decision_at = now
+        self.decision_at = now  # 第七条四: 30 s for the dealer's first discard, flowers done
+        self.shown_at = now
+        self.discarded = False
+        self.window = None
+        self.ready = set()
         self.decision += 1
         self.version += 1
         notices = [
@@ -536,39 +791,69 @@ class Room:
             notices.extend(self._hand_over(game, now))
         return notices
 
+    def _open_window(
+        self,
+        game: Game,
+        seat: int,
+        action: Action,
+        before: list[SeatView],
+        spectator: SeatView,
+        flowers: tuple[tuple[Tile, ...], ...],
+    ) -> _Window:
+        kong = None
+        if action.kind is ActionKind.ADDED_KONG:
+            kong = next(
+                m
+                for m in game.hand_of(seat).melds
+                if m.kind is MeldKind.KONG and m.tile == action.tile
+            )
+        return _Window(
+            seat=seat,
+            ends=0.0,
+            views=[window_view(v, seat, action, kong) for v in before],
+            spectator=window_view(spectator, seat, action, kong),
+            flowers=flowers,
+        )
+
     def _apply(self, seat: int, action: Action, now: float) -> list[Notice]:
+        """A turn's action (discard, kong, win). After a discard or an added kong the claim
+        window opens, whether or not anyone may claim (第七条六)."""
         game = self.game
-        assert game is not None
-        before = game.phase
-        melds_before = [len(game.hand_of(s).melds) for s in range(4)]
+        assert game is not None and game.phase is Phase.ACT
+        opens = action.kind in (ActionKind.DISCARD, ActionKind.ADDED_KONG)
+        if opens:  # the table as it stands now: the window shows it with the tile given out
+            before = [game.view(s) for s in range(4)]
+            spectator = spectator_view(game)
+            flowers = tuple(game.hand_of(s).flowers for s in range(4))
         try:
             game.act(seat, action)
         except IllegalActionError as err:  # validated before: only a bug gets here
             raise RoomError("illegal_action", str(err)) from None
         self.version += 1
+        self.decision += 1
+        self.shown_at = now
         notices: list[Notice] = []
-        if before is Phase.ACT:
-            public = public_action(action)
-            for place in range(4):
-                shown = action if self.place_at(seat) == place else public
-                notices.append(
-                    Notice({"type": "event", "seat": seat, "action": str(shown)}, to=place)
-                )
-            notices.append(Notice({"type": "event", "seat": seat, "action": str(public)}, to=-1))
-        elif game.phase is not before:  # the claims were resolved: say who took the tile
-            result = game.result
-            if result is not None and result.winner is not None:
-                notices.append(Notice({"type": "event", "seat": result.winner, "action": "win"}))
-            else:
-                for s in range(4):
-                    melds = game.hand_of(s).melds
-                    if len(melds) > melds_before[s]:
-                        meld = melds[-1]
-                        claim = Action(ActionKind(meld.kind.value), meld.tile)
-                        notices.append(Notice({"type": "event", "seat": s, "action": str(claim)}))
-        if not (before in (Phase.RESPOND, Phase.ROB) and game.phase is before):
-            self.decision_at = now  # a new decision: its clock starts now
-            self.decision += 1
+        public = public_action(action)
+        for place in range(4):
+            shown = action if self.place_at(seat) == place else public
+            notices.append(Notice({"type": "event", "seat": seat, "action": str(shown)}, to=place))
+        notices.append(Notice({"type": "event", "seat": seat, "action": str(public)}, to=-1))
+        if action.kind is not ActionKind.WIN:
+            # 第七条六: the next turn's 15 s run from this discard; a kong's replacement draw
+            # starts a new turn for the konger
+            self.decision_at = now
+        if action.kind is ActionKind.DISCARD:
+            self.discarded = True
+        if opens:
+            window = self._open_window(game, seat, action, before, spectator, flowers)
+            # 第七条六 碰牌要快，3秒之内: the same window whoever may claim; with no person at
+            # the table (bots and spectators only) it lasts no longer than a bot's pause
+            length = self.limits.claim
+            if not self.people_present():
+                length = min(length, self.limits.bot_delay)
+            window.ends = now + length
+            self.window = window
+            return notices
         if game.is_over:
             notices.extend(self._hand_over(game, now))
         return notices
@@ -735,7 +1020,21 @@ class Room:
                 if result is not None:
                     session.record(result.deltas, result.outcome)
             room.decision_at = now
+            room.shown_at = now
             room.hand_over_at = now
+            last = room.game
+            room.discarded = last is not None and any(
+                a.kind is ActionKind.DISCARD for _, a in last.history
+            )
+            if last is not None and last.phase in (Phase.RESPOND, Phase.ROB):
+                # saved within a claim window: it opens again, as long, from now
+                room.window = _Window(
+                    seat=last.current,
+                    ends=now + limits.claim,
+                    views=[replace(last.view(s), legal_actions=()) for s in range(4)],
+                    spectator=spectator_view(last),
+                    flowers=tuple(last.hand_of(s).flowers for s in range(4)),
+                )
             if room.game is None:
                 room._new_hand(now)
         room.version += 1

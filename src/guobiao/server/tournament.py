@@ -45,6 +45,7 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session as OrmSession
 
 from guobiao.server.guards import SECURITY_HEADERS, FailureThrottle, TrustedProxies
+from guobiao.server.protocol import not_found_page
 from guobiao.server.store import RoomStore
 from guobiao.tournament.accounts import Account, Login, SessionSigner, authenticate, find_account
 from guobiao.tournament.models import (
@@ -198,12 +199,22 @@ class ClockCommand(BaseModel):
     minutes: float | None = Field(default=None, gt=0, le=24 * 60, allow_inf_nan=False)
 
 
-def _refused(status: int, code: str, message: str) -> HTTPException:
-    return HTTPException(status, {"code": code, "message": message})
+def _refused(
+    status: int, code: str, message: str, params: dict[str, Any] | None = None
+) -> HTTPException:
+    """A refusal: ``code`` (docs/web.md), ``message`` in English, ``params`` its names and
+    numbers for a client that translates the code."""
+    return HTTPException(status, {"code": code, "message": message, "params": params or {}})
 
 
 def _page(name: str) -> FileResponse:
     return FileResponse(STATIC / name, headers=SECURITY_HEADERS)
+
+
+def _no_tournament() -> HTMLResponse:
+    """The 404 page of an unknown tournament, linking back to the list."""
+    page = not_found_page("这个比赛", "This tournament", "/t/", "所有比赛", "All tournaments")
+    return HTMLResponse(page, 404, headers=SECURITY_HEADERS)
 
 
 def _live_report(body: str, tournament: str) -> HTMLResponse:
@@ -430,15 +441,18 @@ def tournament_router(
         try:
             return make()
         except StoreError as err:
-            status = 404 if str(err).startswith("no tournament") else 400
-            raise _refused(status, "refused", str(err)) from None
+            if str(err).startswith("no tournament"):
+                raise _refused(404, "no_tournament", str(err)) from None
+            raise _refused(400, "refused", str(err), {"detail": str(err)}) from None
 
     def clock_of(name: str) -> SessionClock:
         """The clock of tournament ``name`` (404 for no such tournament: nothing kept)."""
         clock = clocks.get(name)
         if clock is None:
             if not reader.exists(name):
-                raise _refused(404, "refused", f"no tournament {name!r}")
+                raise _refused(
+                    404, "no_tournament", f"no tournament {name!r}", {"name": name[:100]}
+                )
             saved = rooms.get_value(f"clock:{name}")
             clock = SessionClock.from_dict(json.loads(saved)) if saved else SessionClock()
             clocks[name] = clock
@@ -462,7 +476,12 @@ def tournament_router(
         ):
             raise _refused(401, "login", "this session has ended: log in again")
         if account.tournament != name:
-            raise _refused(403, "forbidden", f"{account.username} is no referee of {name!r}")
+            raise _refused(
+                403,
+                "forbidden",
+                f"{account.username} is no referee of {name!r}",
+                {"user": account.username, "name": name[:100]},
+            )
         if csrf and not signer.check_csrf(login, request.headers.get("x-csrf-token", "")):
             raise _refused(403, "csrf", "a missing or wrong CSRF token")
         return account, login
@@ -479,22 +498,28 @@ def tournament_router(
     def index_page() -> FileResponse:
         return _page("tournaments.html")
 
-    @router.get("/t/{name}", include_in_schema=False)
-    def tournament_page(name: str) -> FileResponse:
-        return _page("tournament.html")
+    def page_of(name: str, page: str) -> FileResponse | HTMLResponse:
+        """A tournament's page, or the 404 page for no such tournament."""
+        return _page(page) if reader.exists(name) else _no_tournament()
 
-    @router.get("/t/{name}/projector", include_in_schema=False)
-    def projector_page(name: str) -> FileResponse:
-        return _page("projector.html")
+    @router.get("/t/{name}", include_in_schema=False, response_model=None)
+    def tournament_page(name: str) -> FileResponse | HTMLResponse:
+        return page_of(name, "tournament.html")
 
-    @router.get("/t/{name}/referee", include_in_schema=False)
-    def referee_page(name: str) -> FileResponse:
-        return _page("referee.html")
+    @router.get("/t/{name}/projector", include_in_schema=False, response_model=None)
+    def projector_page(name: str) -> FileResponse | HTMLResponse:
+        return page_of(name, "projector.html")
+
+    @router.get("/t/{name}/referee", include_in_schema=False, response_model=None)
+    def referee_page(name: str) -> FileResponse | HTMLResponse:
+        return page_of(name, "referee.html")
 
     @router.get("/t/{name}/sheet/{session}/{table}", include_in_schema=False)
     def sheet_page(name: str, session: PathNumber, table: PathNumber) -> HTMLResponse:
         from guobiao.tournament.reports import score_sheet_html
 
+        if not reader.exists(name):
+            return _no_tournament()
         body = read(lambda: score_sheet_html(store, name, session, table))
         return _live_report(body, name)
 
@@ -502,6 +527,8 @@ def tournament_router(
     def results_page(name: str) -> HTMLResponse:
         from guobiao.tournament.reports import results_table_html
 
+        if not reader.exists(name):
+            return _no_tournament()
         return _live_report(read(lambda: results_table_html(store, name)), name)
 
     # -- public reads ---------------------------------------------------------------------------
@@ -561,7 +588,9 @@ def tournament_router(
         user = json.dumps([name, body.username])
         now = wall()
         if by_address.blocked(address, now) or by_name.blocked(user, now):
-            raise _refused(429, "slow_down", "too many failed logins: wait 10 minutes")
+            raise _refused(
+                429, "slow_down", "too many failed logins: wait 10 minutes", {"minutes": 10}
+            )
         # counted as failures before the work, so that attempts in flight count too
         by_address.fail(address, now)
         by_name.fail(user, now)

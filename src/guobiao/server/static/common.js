@@ -136,12 +136,12 @@ const STRINGS = {
     waits: "听牌",
     live: "张",
     handEnd: "本盘结束",
-    draw: "荒牌",
+    draw: "荒庄",
     wins: "和牌",
     selfDrawn: "自摸",
-    dealIn: "点和",
+    dealIn: "点炮",
     total: "合计",
-    points: "分",
+    points: "番",
     nextHand: "下一盘",
     sessionEnd: "本局结束",
     score: "局分",
@@ -187,6 +187,7 @@ function setLang(lang) {
   localStorage.setItem("guobiao:lang", lang);
   document.documentElement.lang = lang === "zh" ? "zh-CN" : "en";
   document.querySelectorAll("[data-i18n]").forEach((el) => { el.textContent = t(el.dataset.i18n); });
+  if (typeof syncLabelsBox === "function") syncLabelsBox();
 }
 
 function toggleLang() { setLang(LANG === "zh" ? "en" : "zh"); }
@@ -238,46 +239,52 @@ async function api(method, path, body) {
 
 // -- tiles, as the table and replay pages draw them (TILES: the page's tile table) ----------
 function splitTiles(s) { return s.match(/[A-Z]\d/g) || []; }
-function tileLabel(name) {
-  const info = TILES[name];
-  if (!info) return name;
-  return LANG === "zh" ? info.zh : info.compact;
+// The Latin index, for players who do not read Chinese: 1m..9m characters, 1p..9p dots, 1s..9s
+// bamboo, E S W N winds, R G Wh dragons, 1f..8f flowers (春夏秋冬 1f-4f, 梅兰竹菊 5f-8f).
+const INDEX_SUIT = {W: "m", B: "p", T: "s", H: "f"};
+function tileIndex(name) {
+  if (!name || name.length !== 2) return "";
+  const k = Number(name[1]);
+  if (name[0] === "F") return ["E", "S", "W", "N"][k - 1] || name;
+  if (name[0] === "J") return ["R", "G", "Wh"][k - 1] || name;
+  return INDEX_SUIT[name[0]] ? k + INDEX_SUIT[name[0]] : name;
 }
 
-// Not every system has a font with the mahjong tiles (U+1F000): if two different tiles draw
-// the same pixels, draw tiles as text (rank over suit in 中文) instead.
-const GLYPHS = (() => {
-  try {
-    const canvas = document.createElement("canvas");
-    canvas.width = canvas.height = 40;
-    const ctx = canvas.getContext("2d");
-    const pixels = (text) => {
-      ctx.clearRect(0, 0, 40, 40);
-      ctx.font = "32px sans-serif";
-      ctx.fillText(text, 2, 32);
-      return ctx.getImageData(0, 0, 40, 40).data.join(",");
-    };
-    return pixels("\u{1F007}") !== pixels("\u{1F008}");
-  } catch { return true; }
-})();
-if (!GLYPHS) document.body.classList.add("text-tiles");
+function tileLabel(name) {
+  const info = typeof TILES === "object" && TILES ? TILES[name] : null;
+  if (LANG === "zh" && info) return info.zh;
+  return tileIndex(name);
+}
+
+// Tiles are images (static/tiles, drawn by scripts/make_tiles.py): no font needed. GLYPHS stays
+// for pages that still test it (false: no Unicode tile glyphs are used).
+const GLYPHS = false;
+
+// The "labels" setting (the page's labels-on checkbox, saved as guobiao:labels) shows the Latin
+// index on each tile; unset, it is on in English and off in 中文.
+function labelsOn() {
+  const saved = localStorage.getItem("guobiao:labels");
+  return saved === null ? LANG !== "zh" : saved !== "0";
+}
+function syncLabelsBox() {
+  const box = document.getElementById("labels-on");
+  if (box) box.checked = labelsOn();
+}
+document.addEventListener("DOMContentLoaded", syncLabelsBox);
 
 function face(name) {
-  const info = TILES[name];
-  if (!info) return "\u{1F02B}";
-  if (GLYPHS) return info.glyph;
-  const zh = info.zh;
-  return zh.length === 2 ? el("span", {class: "text-face"}, el("span", {}, zh[0]), el("span", {}, zh[1])) : zh;
+  return el("img", {src: `/static/tiles/${name || "back"}.svg`, alt: name ? tileLabel(name) : "",
+    draggable: "false"});
 }
 
-// One tile: opts.cls adds classes, opts.button draws a button (opts.onclick, else disabled). The
-// page's "labels-on" checkbox (labelsBox) shows the tile's name under it.
+// One tile: opts.cls adds classes, opts.button draws a button (opts.onclick, else disabled); a
+// tile without a name is a back. The Latin index sits over the image's top left corner.
 function tile(name, opts = {}) {
-  const cls = ["tile", opts.cls || "", name && "JF".includes(name[0]) ? "honor" : "", name ? "s-" + name[0] : ""].join(" ");
+  const cls = ["tile", opts.cls || "", name && "JF".includes(name[0]) ? "honor" : "", name ? "s-" + name[0] : "back"].join(" ");
   const node = el(opts.button ? "button" : "span",
     {class: cls, title: name ? tileLabel(name) : "", "data-tile": name || null, onclick: opts.onclick},
-    el("span", {class: "glyph"}, face(name)),
-    labelsBox.checked && name && (GLYPHS || LANG !== "zh") ? el("span", {class: "label"}, tileLabel(name)) : null);
+    face(name),
+    name && labelsOn() ? el("span", {class: "index", "aria-hidden": "true"}, tileIndex(name)) : null);
   if (opts.button && !opts.onclick) node.disabled = true;
   return node;
 }

@@ -1,4 +1,7 @@
 // The table page: one WebSocket; the server sends this seat's view, we draw it and send actions.
+// Layout: a full-viewport grid (app.css, "the table"): the three other seats around the pond of
+// discards, the centre with the round, the wall and each seat's plate, your hand along the bottom.
+// Every tile is sized through the CSS custom property --tile-w, set per area by fitTiles().
 "use strict";
 
 const ROOM = location.pathname.split("/").pop();
@@ -9,29 +12,78 @@ if (params.get("hints")) localStorage.setItem("guobiao:hints", params.get("hints
 if (params.get("lang")) localStorage.setItem("guobiao:lang", params.get("lang"));
 history.replaceState(null, "", location.pathname);  // keep secrets out of the address bar
 
+// The table's own strings (the shared ones are in common.js). zh follows the printed score
+// sheet (tournament/reports.py): 庄 dealer, 点炮 dealt in, 番 fan points, 局分 score.
+Object.assign(STRINGS.en, {
+  lastHand: "Last hand",
+  continue: "Continue",
+  waitingOthers: "Waiting for the others…",
+  claimNow: "Claim?",
+  turnOf: "to play",
+  sec: "s",
+  dealer: "Dealer",
+  dealerMark: "D",
+  auto: "auto-play",
+  resume: "I'm back",
+  autoNote: "The clock ran out twice: a bot is playing for you.",
+  best: "discard",
+  keysLegend: "Keys: 1-9 0 - = or ←→ Enter discard · Space/P pass · W win · C chow · G pung · K kong",
+  payments: "Payments",
+  after: "Score",
+  kind_efficiency: "efficiency",
+  kind_fan: "fan",
+  kind_random: "random",
+  flowers: "flowers",
+});
+Object.assign(STRINGS.zh, {
+  lastHand: "上一盘",
+  continue: "继续",
+  waitingOthers: "等待其他玩家…",
+  claimNow: "吃碰杠和？",
+  turnOf: "出牌",
+  sec: "秒",
+  dealer: "庄",
+  dealerMark: "庄",
+  auto: "托管",
+  resume: "我回来了",
+  autoNote: "两次超时：机器人正在替你出牌。",
+  best: "打",
+  keysLegend: "按键：1-9 0 - = 或 ←→ 回车 打牌 · 空格/P 过 · W 和 · C 吃 · G 碰 · K 杠",
+  payments: "得失分",
+  after: "局分",
+  kind_efficiency: "效率",
+  kind_fan: "番种",
+  kind_random: "随机",
+  flowers: "花",
+});
+
 let TILES = {};
 let state = null;
 let ws = null;
 let retry = 0;
-let deadlineAt = null;
-let nextHandAt = null;
+let timers = null;      // the state's timers ({turn, claim, next_hand}), derived from deadline if absent
+let timersAt = 0;       // when they were received (Date.now())
 let log = [];
 let overlayKind = null;
 let shownHand = null;
 let shownSession = false;
+let lastHandMsg = null; // the last hand_end, for the "Last hand" button
+let readySent = null;   // the hand number we said "ready" after
+let selected = null;    // keyboard: the index of the selected tile of the hand
 
 const $ = (id) => document.getElementById(id);
 const hintsBox = $("hints-on");
 const labelsBox = $("labels-on");
 hintsBox.checked = localStorage.getItem("guobiao:hints") === "1";
-labelsBox.checked = localStorage.getItem("guobiao:labels") !== "0";
 hintsBox.addEventListener("change", () => { localStorage.setItem("guobiao:hints", hintsBox.checked ? "1" : "0"); render(); });
 labelsBox.addEventListener("change", () => { localStorage.setItem("guobiao:labels", labelsBox.checked ? "1" : "0"); render(); });
 $("lang").addEventListener("click", () => { toggleLang(); render(); });
+$("last-hand").addEventListener("click", () => { if (lastHandMsg) showHandEnd(lastHandMsg); });
+$("resume").addEventListener("click", () => send({type: "resume"}));
 
 // -- tiles: splitTiles, tileLabel, GLYPHS, face, tile are in common.js ----------------------
 
-function back() { return el("span", {class: "tile back"}, el("span", {class: "glyph"}, GLYPHS ? "\u{1F02B}" : "\u00a0")); }
+function back() { return tile(null); }  // a tile without a name is drawn face down
 
 function actionText(text) {
   const [kind, arg] = text.split(" ");
@@ -39,6 +91,13 @@ function actionText(text) {
   return arg ? `${acts[kind] || kind} ${splitTiles(arg).map(tileLabel).join("")}` : (acts[kind] || kind);
 }
 
+// A place's name as shown: a bot's server-made name ("efficiency bot B") in the page's language.
+function placeName(p, letter) {
+  if (p.kind === "bot" && /^\w+ bot [A-D]$/.test(p.name)) {
+    return LANG === "zh" ? `${t("kind_" + p.bot_kind)}机器人 ${letter}` : `${t("kind_" + p.bot_kind)} bot ${letter}`;
+  }
+  return p.name;
+}
 
 // -- the socket ------------------------------------------------------------------------------
 function connect() {
@@ -64,33 +123,59 @@ function send(message) {
 
 function act(action) { send({type: "action", action}); }
 
-function nameOf(seat) { return state && state.names_by_seat ? state.names_by_seat[seat] : "?"; }
+function nameOf(seat) {
+  if (!state || !state.places_by_seat) return "?";
+  const place = state.places_by_seat[seat];
+  return placeName(state.room.places[place], "ABCD"[place]);
+}
+
+// The server's public timers, or the same built from the older `deadline` / `next_hand_in`.
+function timersOf(msg) {
+  if (msg.timers) return msg.timers;
+  const v = msg.view;
+  const out = {turn: null, claim: null, next_hand: msg.next_hand_in ?? null};
+  if (v && v.phase !== "over" && msg.deadline !== null && msg.deadline !== undefined) {
+    if (v.phase === "act") out.turn = {seat: v.current, left: msg.deadline};
+    else out.claim = {left: msg.deadline};
+  }
+  return out;
+}
+
+function liveCount(n) { return LANG === "zh" ? `${n}张` : `${n} live`; }
+
+function secondsLeft(left) { return left === null || left === undefined ? null : Math.max(0, left - (Date.now() - timersAt) / 1000); }
 
 function receive(msg) {
   switch (msg.type) {
     case "welcome":
       TILES = msg.tiles;
       break;
-    case "state":
+    case "state": {
+      const before = state;
       state = msg;
-      deadlineAt = msg.deadline !== null && msg.deadline !== undefined ? Date.now() + msg.deadline * 1000 : null;
-      nextHandAt = msg.next_hand_in !== undefined ? Date.now() + msg.next_hand_in * 1000 : null;
+      timers = timersOf(msg);
+      timersAt = Date.now();
+      if (!before || before.decision !== msg.decision) selected = null;
       render();
       // arriving between hands (or after the session): the settlement is in the state too
-      if (msg.last_hand && shownHand !== msg.last_hand.hand_number) showHandEnd(msg.last_hand);
+      if (msg.last_hand) lastHandMsg = msg.last_hand;
+      if (msg.last_hand && shownHand !== msg.last_hand.hand_number && !msg.session_end) showHandEnd(msg.last_hand);
       if (msg.session_end && !shownSession) showSessionEnd(msg.session_end);
       break;
+    }
     case "event":
       addLog(`${t("winds")[msg.seat]} ${nameOf(msg.seat)} ${actionText(msg.action)}`);
       break;
     case "timeout":
-      addLog(`${t("winds")[msg.seat]} ${msg.name}: ${t("timeout")} → ${actionText(msg.action)}`);
+      addLog(`${t("winds")[msg.seat]} ${nameOf(msg.seat)}: ${t("timeout")} → ${actionText(msg.action)}`);
       break;
     case "hand_start":
       if (overlayKind === "hand_end") closeOverlay();
       log = [];
+      addLog("");
       break;
     case "hand_end":
+      lastHandMsg = msg;
       showHandEnd(msg);
       break;
     case "session_end":
@@ -104,9 +189,10 @@ function receive(msg) {
 }
 
 function addLog(text) {
-  log.push(text);
-  log = log.slice(-8);
-  $("log").replaceChildren(...log.map((line) => el("li", {}, line)));
+  if (text) log.push(text);
+  log = log.slice(-3);
+  const box = $("log");
+  if (box) box.replaceChildren(...log.map((line) => el("li", {}, line)));
 }
 
 // -- drawing ---------------------------------------------------------------------------------
@@ -114,19 +200,22 @@ function render() {
   if (!state) return;
   const room = state.room;
   $("room-name").textContent = room.name;
+  $("last-hand").hidden = !lastHandMsg && !state.last_hand;
   if (!room.started) { renderWaiting(room); return; }
   $("waiting").hidden = true;
   $("table").hidden = false;
+  document.body.classList.add("playing");
   renderTable();
 }
 
 function renderWaiting(room) {
   $("waiting").hidden = false;
   $("table").hidden = true;
+  document.body.classList.remove("playing");
   const keys = roomKeys(ROOM);
   $("wait-places").replaceChildren(...room.places.map((p, i) =>
     el("li", {}, `${"ABCD"[i]} (${t("winds")[i]}) · `,
-      p.kind === "empty" ? t("empty") : `${p.name} (${t(p.kind === "bot" ? "bot" : "human")})`,
+      p.kind === "empty" ? t("empty") : `${placeName(p, "ABCD"[i])} (${t(p.kind === "bot" ? "bot" : "human")})`,
       state.you === i ? ` ← ${t("you")}` : "")));
   const free = room.places.some((p) => p.kind === "empty");
   $("join-form").hidden = !(free && state.you === null && !keys.token && keys.invite);
@@ -168,102 +257,323 @@ function concealedCount(view, seat) {
   return Math.max(0, n);
 }
 
-function renderSeat(view, seat, pos) {
-  const place = state.places_by_seat[seat];
-  const p = state.room.places[place];
-  const box = $("pos-" + pos);
-  box.className = `seat-box ${["me", "right", "top", "left"][pos]}` + (view.current === seat && view.phase !== "over" ? " current" : "");
-  const head = el("div", {class: "seat-head"},
-    el("span", {class: "wind"}, t("winds")[seat]),
-    seat === 0 ? el("span", {class: "dealer"}, LANG === "zh" ? "庄" : "D") : null,
-    el("span", {class: "name"}, p.name + (state.you === place ? ` (${t("you")})` : "")),
-    el("span", {class: "score"}, String(state.scores[place])),
-    p.connected ? null : el("span", {class: "offline"}, t("offline")));
-  const melds = el("div", {class: "melds"}, view.melds[seat].map((m) =>
+function meldsOf(view, seat) {
+  const shown = view.melds[seat].map((m) =>
     el("span", {class: "meld"}, m.kind === "concealed_kong" && seat !== view.seat && view.phase !== "over"
       ? [back(), back(), back(), back()]
-      : m.tiles.map((x, i) => (m.kind === "concealed_kong" && (i === 0 || i === 3)) ? back() : tile(x, {cls: m.claimed === x ? "claimed" : ""})))));
+      : m.tiles.map((x, i) => (m.kind === "concealed_kong" && (i === 0 || i === 3)) ? back() : tile(x, {cls: m.claimed === x ? "claimed" : ""}))));
   const hiddenKongs = view.concealed_kongs[seat] - view.melds[seat].filter((m) => m.kind === "concealed_kong").length;
-  for (let k = 0; k < hiddenKongs; k++) melds.append(el("span", {class: "meld"}, back(), back(), back(), back()));
-  const flowers = el("div", {class: "flowers"}, (view.flowers ? view.flowers[seat] : []).map((f) => tile(f, {cls: "flower"})));
-  const concealed = seat === view.seat ? null : el("div", {class: "concealed"}, Array.from({length: concealedCount(view, seat)}, back));
+  for (let k = 0; k < hiddenKongs; k++) shown.push(el("span", {class: "meld"}, back(), back(), back(), back()));
+  return shown;
+}
+
+function flowersOf(view, seat) {
+  const fl = view.flowers ? view.flowers[seat] : [];
+  return fl.length ? el("span", {class: "flowers"}, fl.map((f) => tile(f, {cls: "flower"}))) : null;
+}
+
+// Another seat: its concealed tiles as backs, its melds and flowers (pos 1 right, 2 top, 3 left).
+function renderSeat(view, seat, pos) {
+  const box = $("pos-" + pos);
+  box.className = `seat-box ${["me", "right", "top", "left"][pos]}` + (isTurn(seat) ? " current" : "");
+  fill(box,
+    el("div", {class: "backs"}, Array.from({length: concealedCount(view, seat)}, () =>
+      pos % 2 === 0 ? back() : el("span", {class: "slab"}))),  // the side hands seen edge-on
+    el("div", {class: "melds"}, meldsOf(view, seat), flowersOf(view, seat)));
+}
+
+function isTurn(seat) { return state.view.phase !== "over" && state.view.current === seat && state.view.phase === "act"; }
+
+// Each seat's discards, in rows of six in front of it (第七条四): tile i of a pool goes to row
+// floor(i / 6), column i % 6, as that seat sees it; the first row nearest the centre.
+function renderPool(view, seat, pos) {
+  const box = $("pool-" + pos);
   const pool = view.discards[seat];
-  const discards = el("div", {class: "discards"}, pool.map((x, i) =>
-    tile(x, {cls: i === pool.length - 1 && view.last_discard && view.current === seat ? "last" : ""})));
-  fill(box, head, concealed, melds, flowers, discards);
+  const rows = Math.max(3, Math.ceil(pool.length / 6));
+  box.dataset.rows = rows;
+  const claimable = state.must_act && view.legal_actions.includes("pass");
+  const tiles = pool.map((x, i) => {
+    const r = Math.floor(i / 6), c = i % 6;
+    const last = i === pool.length - 1 && view.last_discard && view.current === seat && view.phase !== "act";
+    const node = tile(x, {cls: last ? (claimable ? "last claimable" : "last") : ""});
+    const [row, col] = [[r + 1, c + 1], [6 - c, r + 1], [rows - r, 6 - c], [c + 1, rows - r]][pos];
+    node.style.gridRow = String(row);
+    node.style.gridColumn = String(col);
+    return node;
+  });
+  box.style.setProperty("--rows", rows);
+  fill(box, tiles);
+}
+
+// The centre: the round wind, the hand number, the wall, and a plate for each seat.
+function renderCenter(view, me) {
+  const wind = t("winds")["ESWN".indexOf(view.round_wind)];
+  const plates = [0, 1, 2, 3].map((pos) => {
+    const seat = (me + pos) % 4;
+    const place = state.places_by_seat[seat];
+    const p = state.room.places[place];
+    return el("div", {class: `plate p${pos}` + (isTurn(seat) ? " current" : ""), id: `plate-${pos}`},
+      el("span", {class: "wind"}, t("winds")[seat]),
+      seat === 0 ? el("span", {class: "dealer", title: t("dealer")}, t("dealerMark")) : null,
+      el("span", {class: "name"}, placeName(p, "ABCD"[place]) + (state.you === place ? ` (${t("you")})` : "")),
+      el("span", {class: "score"}, String(state.scores[place])),
+      p.auto ? el("span", {class: "tag auto"}, t("auto")) : null,
+      p.connected ? null : el("span", {class: "tag offline"}, t("offline")),
+      el("span", {class: "ring", "data-seat": seat}, el("span", {class: "fill"})));
+  });
+  fill($("center"), plates,
+    el("div", {class: "mid"},
+      el("div", {class: "round"}, `${wind}${LANG === "zh" ? "风圈" : " round"} · ${t("hand")} ${state.hand_number + 1}/${state.room.hands}`),
+      el("div", {class: "wall"}, `${t("wall")} ${view.wall_remaining}`),
+      state.seat === null || state.seat === undefined ? el("div", {class: "muted"}, t("spectating")) : null,
+      el("ol", {id: "log", class: "log"})));
+  addLog("");
 }
 
 function renderTable() {
   const view = state.view;
   const me = state.seat ?? 0;
-  for (let pos = 0; pos < 4; pos++) renderSeat(view, (me + pos) % 4, pos);
-  fill($("info"),
-    el("span", {}, `${t("round")} ${t("winds")["ESWN".indexOf(view.round_wind)]}`),
-    el("span", {}, `${t("hand")} ${state.hand_number + 1}/${state.room.hands}`),
-    el("span", {}, `${t("wall")} ${view.wall_remaining}`),
-    state.seat === null || state.seat === undefined ? el("span", {class: "muted"}, t("spectating")) : null);
-  fill($("center"),
-    el("div", {class: "big-wind"}, t("winds")["ESWN".indexOf(view.round_wind)]),
-    el("div", {class: "wall"}, `${t("wall")} ${view.wall_remaining}`),
-    view.last_discard ? tile(view.last_discard, {cls: "big"}) : null);
-  renderHand(view);
+  for (let pos = 1; pos < 4; pos++) renderSeat(view, (me + pos) % 4, pos);
+  for (let pos = 0; pos < 4; pos++) renderPool(view, (me + pos) % 4, pos);
+  renderCenter(view, me);
+  renderMine(view, me);
   renderActions(view);
   renderHints();
+  const mine = state.you !== null && state.you !== undefined ? state.room.places[state.you] : null;
+  $("resume").hidden = !(mine && mine.auto);
+  $("keys").textContent = t("keysLegend");
+  fitTiles();
+  tick();
 }
 
-function renderHand(view) {
-  const box = $("hand");
-  if (state.seat === null || state.seat === undefined) { box.replaceChildren(); return; }
-  const legal = new Set(view.legal_actions);
+// The hand tiles in the order drawn on the page: the concealed tiles, then the drawn one apart.
+function handOrder(view) {
   const tiles = [...view.hand];
   if (view.drawn) tiles.splice(tiles.lastIndexOf(view.drawn), 1);
-  const make = (x, cls) => {
-    const action = `discard ${x}`;
-    return tile(x, {button: true, cls, onclick: legal.has(action) ? () => act(action) : null});
-  };
-  fill(box, tiles.map((x) => make(x, "")), view.drawn ? make(view.drawn, "drawn") : null);
+  return view.drawn ? [...tiles, view.drawn] : tiles;
 }
 
+function renderMine(view, me) {
+  const box = $("pos-0");
+  box.className = "seat-box me" + (isTurn(me) ? " current" : "");
+  if (state.seat === null || state.seat === undefined) {  // a spectator: East's backs
+    renderSeat(view, me, 0);
+    return;
+  }
+  const legal = new Set(view.legal_actions);
+  const order = handOrder(view);
+  const hand = el("div", {id: "hand", class: "hand"}, order.map((x, i) => {
+    const action = `discard ${x}`;
+    const drawn = view.drawn && i === order.length - 1;
+    return tile(x, {button: true, cls: (drawn ? "drawn" : "") + (i === selected ? " selected" : ""),
+      onclick: legal.has(action) ? () => act(action) : null});
+  }));
+  fill(box, hand, el("div", {class: "melds mine"}, meldsOf(view, me), flowersOf(view, me)));
+}
+
+// What a claim or a kong uses: the tiles shown on its button.
+function actionTiles(kind, arg, view) {
+  if (kind === "chow") return splitTiles(arg);
+  if (kind === "pung") return [arg, arg, arg];
+  if (["kong", "concealed_kong", "added_kong"].includes(kind)) return [arg, arg, arg, arg];
+  if (kind === "win") return [view.phase === "act" ? view.drawn : view.last_discard].filter(Boolean);
+  return [];
+}
+
+const KEY_OF = {win: "W", pass: "Space", chow: "C", pung: "G", kong: "K", concealed_kong: "K", added_kong: "K"};
+
 function renderActions(view) {
-  const box = $("actions");
   const buttons = [];
   for (const action of view.legal_actions) {
     const [kind, arg] = action.split(" ");
     if (kind === "discard") continue;
-    const tiles = arg ? (kind === "chow" ? splitTiles(arg) : [arg]) : [];
-    buttons.push(el("button", {class: `act act-${kind}`, onclick: () => act(action)},
-      t(kind), " ", tiles.map((x) => tile(x, {cls: "mini"}))));
+    const claimed = view.phase !== "act" ? view.last_discard : null;
+    let marked = false;  // the claimed tile, once, drawn turned
+    const tiles = actionTiles(kind, arg, view).map((x) => {
+      const mark = !marked && x === claimed && kind !== "win";
+      if (mark) marked = true;
+      return tile(x, {cls: mark ? "taken" : ""});
+    });
+    buttons.push(el("button", {class: `act act-${kind}`, "data-action": action, onclick: () => act(action)},
+      el("span", {class: "act-name"}, t(kind)), tiles.length ? el("span", {class: "act-tiles"}, tiles) : null,
+      el("kbd", {}, KEY_OF[kind] || "")));
   }
-  box.replaceChildren(...buttons);
+  // the winning chance first, pass last (as the keys read)
+  const rank = (b) => (b.classList.contains("act-win") ? 0 : b.classList.contains("act-pass") ? 2 : 1);
+  buttons.sort((a, b) => rank(a) - rank(b));
+  $("actions").replaceChildren(...buttons);
 }
 
+// The hint panel, compact: shanten, the best discard, the waits with their live counts; opened,
+// the next best discards.
 function renderHints() {
   const box = $("hints");
   const h = state.hints;
   box.hidden = !(hintsBox.checked && h);
   if (box.hidden) return;
-  const rows = [el("div", {class: "hint-head"}, h.shanten === 0 ? t("ready") : `${t("shanten")}: ${h.shanten}`)];
+  const open = box.open;
+  const head = [el("b", {}, h.shanten === 0 ? t("ready") : `${t("shanten")} ${h.shanten}`)];
+  const more = [];
   if (h.discards.length) {
-    rows.push(el("div", {}, t("bestDiscards")));
-    for (const d of h.discards) {
-      rows.push(el("div", {class: "hint-row"}, tile(d.tile, {cls: "mini"}), ` → ${d.shanten} · ${d.live} ${t("live")}: `,
-        d.useful.map((x) => tile(x, {cls: "mini"}))));
+    const d = h.discards[0];
+    head.push(" · ", t("best"), " ", tile(d.tile, {cls: "mini"}), ` ${liveCount(d.live)}`);
+    for (const o of h.discards.slice(1, 4)) {
+      more.push(el("div", {class: "hint-row"}, t("best"), " ", tile(o.tile, {cls: "mini"}),
+        ` → ${t("shanten")} ${o.shanten} · ${liveCount(o.live)}`));
     }
-  }
-  if (h.waits.length) {
-    rows.push(el("div", {}, t("waits")));
-    rows.push(el("div", {class: "hint-row"}, h.waits.map((w) => el("span", {class: "count"}, tile(w.tile, {cls: "mini"}), `×${w.live}`))));
+  } else if (h.waits.length) {
+    head.push(" · ", t("waits"), " ", h.waits.slice(0, 5).map((w) => el("span", {class: "count"}, tile(w.tile, {cls: "mini"}), `×${w.live}`)));
   } else if (h.useful.length) {
-    rows.push(el("div", {}, t("useful")));
-    rows.push(el("div", {class: "hint-row"}, h.useful.map((w) => el("span", {class: "count"}, tile(w.tile, {cls: "mini"}), `×${w.live}`))));
+    const live = h.useful.reduce((a, w) => a + w.live, 0);
+    head.push(` · ${t("useful")} ${h.useful.length} (${liveCount(live)})`);
   }
-  box.replaceChildren(...rows);
+  fill(box, el("summary", {}, head), more.length ? el("div", {class: "hint-more"}, more) : null);
+  box.open = open;
 }
 
+// -- sizing: --tile-w per area so that everything fits its box -----------------------------------
+function setW(node, w) { node.style.setProperty("--tile-w", `${Math.max(8, Math.floor(w))}px`); }
+
+function fitTiles() {
+  if ($("table").hidden || !state || !state.view) return;
+  const wide = innerWidth > innerHeight;
+  // the hand, as large as fits: in one row with the melds beside it; or the melds above it;
+  // or (a narrow phone) the melds above and the hand in two rows, so that tiles stay >= 36 px
+  const mine = $("pos-0");
+  const hand = $("hand");
+  if (hand) {
+    const n = hand.children.length;
+    const melds = mine.querySelectorAll(".melds.mine .tile").length;
+    const groups = mine.querySelectorAll(".melds.mine > *").length;
+    const width = mine.clientWidth - 16;
+    const maxW = wide ? Math.min(64, innerHeight / 9.5) : 60;
+    const fits = (perRow, share) => width / (perRow + 0.5 + share) - 2;  // 0.5: the drawn tile's gap
+    const meldRow = melds ? width / (melds * 0.6 + groups * 0.3) / 0.6 - 2 : maxW;  // melds alone
+    let w = fits(n, melds ? melds * 0.7 + groups * 0.25 : 0), layout = "one-row";
+    if (w < 36 && melds) { w = Math.min(fits(n, 0), meldRow); layout = "stacked"; }
+    if (w < 36) { w = Math.min(fits(Math.ceil(n / 2), 0), meldRow); layout = "two-rows"; }
+    mine.classList.toggle("stacked", layout !== "one-row");
+    mine.classList.toggle("two-rows", layout === "two-rows");
+    w = Math.floor(Math.min(maxW, w));
+    setW(mine, w);
+    mine.style.setProperty("--hand-w", `${w}px`);
+    hand.style.maxWidth = layout === "two-rows" ? `${Math.ceil(n / 2) * (w + 2) + w * 0.5}px` : "";
+  } else {
+    setW(mine, Math.min(30, mine.clientWidth / 20));
+  }
+  // the others: backs and melds
+  for (const pos of [1, 3]) setW($("pos-" + pos), Math.min(26, $("pos-" + pos).clientWidth / 4.6));
+  setW($("pos-2"), Math.min(26, $("pos-2").clientWidth / 24, wide ? innerHeight / 30 : 26));
+  for (let pos = 0; pos < 4; pos++) fitPool($("pool-" + pos));  // after the rest: the pond is what is left
+}
+
+// A pool: 6 tiles a row (the side seats' rows run up and down), 1 px apart, within its box.
+function fitPool(box) {
+  const rows = Number(box.dataset.rows) || 3;
+  const side = box.classList.contains("d-left") || box.classList.contains("d-right");
+  const [across, along] = side ? [box.clientHeight, box.clientWidth] : [box.clientWidth, box.clientHeight];
+  const cap = Math.min(40, Math.max(22, innerHeight / 22));
+  const byRow = side ? (across - 6) / 6 * 0.75 : (across - 6) / 6;       // six along a row
+  const byRows = side ? (along - rows) / rows : (along - rows) / rows * 0.75;  // the rows side by side
+  setW(box, Math.min(cap, byRow, byRows) - 0.5);
+}
+
+// a pool's box changes size when the rest of the table does: fit it again
+const poolObserver = new ResizeObserver((entries) => { for (const e of entries) fitPool(e.target); });
+for (let pos = 0; pos < 4; pos++) poolObserver.observe($("pool-" + pos));
+
+addEventListener("resize", () => fitTiles());
+
+// -- clocks: every seat's turn ring, the claim window, your own bar ------------------------------
+function totalFor(kind) {
+  const lim = state.room.limits || {};
+  if (kind === "claim") return lim.claim || 5;
+  if (kind === "next") return lim.between_hands || 8;
+  const left = timers && timers.turn ? timers.turn.left : 0;
+  return left > (lim.turn || 15) ? (lim.first_discard || 30) : (lim.turn || 15);
+}
+
+function tick() {
+  if (!state || !state.view || !timers) return;
+  const view = state.view;
+  const turnLeft = timers.turn ? secondsLeft(timers.turn.left) : null;
+  const claimLeft = timers.claim ? secondsLeft(timers.claim.left) : null;
+  // each plate's ring: the seat whose turn it is
+  document.querySelectorAll("#center .ring").forEach((ring) => {
+    const seat = Number(ring.dataset.seat);
+    const on = timers.turn && timers.turn.seat === seat && turnLeft !== null;
+    ring.classList.toggle("on", Boolean(on));
+    ring.firstChild.style.width = on ? `${100 * turnLeft / totalFor("turn")}%` : "0%";
+    ring.classList.toggle("urgent", Boolean(on) && turnLeft < 4);
+  });
+  // your own decision: its bar and words
+  const box = $("countdown");
+  const bar = $("clock");
+  const claiming = state.must_act && view.legal_actions.includes("pass");
+  let left = null, total = 1, words = "";
+  if (state.must_act) {
+    if (claiming) { left = claimLeft ?? turnLeft; total = totalFor("claim"); words = t("claimNow"); }
+    else { left = turnLeft ?? claimLeft; total = totalFor("turn"); words = t("yourTurn"); }
+  } else if (claimLeft !== null) {
+    left = claimLeft; total = totalFor("claim"); words = "…";
+  } else if (timers.turn && turnLeft !== null && view.phase === "act") {
+    left = turnLeft; total = totalFor("turn"); words = `${t("winds")[timers.turn.seat]} ${nameOf(timers.turn.seat)} ${t("turnOf")}`;
+  }
+  box.textContent = left === null ? "" : `${words} · ${Math.ceil(left)}${t("sec")}`;
+  box.className = "countdown" + (state.must_act ? " mine" : "") + (state.must_act && left !== null && left < 4 ? " urgent" : "");
+  bar.classList.toggle("on", left !== null && state.must_act);
+  bar.firstChild.style.width = left === null ? "0%" : `${Math.min(100, 100 * left / total)}%`;
+  // between hands
+  const next = $("next-hand");
+  if (next) {
+    const n = timers.next_hand !== null && timers.next_hand !== undefined ? secondsLeft(timers.next_hand) : null;
+    next.textContent = (readySent === shownHand ? t("waitingOthers") + " " : "") + (n === null ? "" : `${t("nextHand")} ${Math.ceil(n)}${t("sec")}`);
+  }
+}
+setInterval(tick, 200);
+
+// -- keys (desktop): 1-9 0 - = discard by position, ←→ + Enter, Space/P pass, W win, C/G/K claim --
+const POS_KEYS = "1234567890-=";
+
+function tryAction(prefix) {
+  if (!state || !state.must_act) return false;
+  const found = state.view.legal_actions.find((a) => a === prefix || a.startsWith(prefix + " "));
+  if (found) act(found);
+  return Boolean(found);
+}
+
+addEventListener("keydown", (ev) => {
+  if (ev.ctrlKey || ev.metaKey || ev.altKey || ev.target.matches("input, select, textarea")) return;
+  if (!$("overlay").hidden) {
+    if (ev.key === "Enter" && $("continue")) { ev.preventDefault(); $("continue").click(); }
+    if (ev.key === "Escape") closeOverlay();
+    return;
+  }
+  if (!state || !state.view || !state.must_act) return;
+  const view = state.view;
+  const order = handOrder(view);
+  const key = ev.key.toLowerCase();
+  const discard = (i) => { if (i < order.length && view.legal_actions.includes(`discard ${order[i]}`)) act(`discard ${order[i]}`); };
+  let done = true;
+  if (POS_KEYS.includes(key) && key.length === 1) discard(POS_KEYS.indexOf(key));
+  else if (key === "arrowleft" || key === "arrowright") {
+    const step = key === "arrowleft" ? -1 : 1;
+    selected = selected === null ? (step < 0 ? order.length - 1 : 0) : (selected + step + order.length) % order.length;
+    renderMine(view, state.seat); fitTiles();
+  } else if (key === "enter" && selected !== null) discard(selected);
+  else if (key === " " || key === "p") tryAction("pass");
+  else if (key === "w") tryAction("win");
+  else if (key === "c") tryAction("chow");
+  else if (key === "g") tryAction("pung");
+  else if (key === "k") tryAction("kong") || tryAction("concealed_kong") || tryAction("added_kong");
+  else done = false;
+  if (done) ev.preventDefault();
+});
+
 // -- the end of a hand and of the session -------------------------------------------------------
-function showOverlay(kind, ...children) {
+function showOverlay(kind, children, buttons) {
   overlayKind = kind;
-  fill($("overlay-body"), children, el("button", {onclick: closeOverlay}, t("close")));
+  fill($("overlay-body"), children, el("div", {class: "overlay-buttons"}, buttons));
   $("overlay").hidden = false;
 }
 
@@ -271,39 +581,46 @@ function closeOverlay() { $("overlay").hidden = true; overlayKind = null; }
 
 function showHandEnd(msg) {
   shownHand = msg.hand_number;
+  lastHandMsg = msg;
+  $("last-hand").hidden = false;
   const r = msg.result;
-  const names = r.names;
+  // names by seat; a bot's in the page's language (the seats of that hand: its own places_by_seat)
+  const places = msg.hand_number === (state && state.hand_number) ? state.places_by_seat : null;
+  const names = r.names.map((n, s) => places ? placeName(state.room.places[places[s]], "ABCD"[places[s]]) : n);
   const parts = [el("h2", {}, `${t("handEnd")} (${t("hand")} ${msg.hand_number + 1})`),
     ...handResultParts(r, names, r.winning_hand)];
-  parts.push(el("p", {}, el("a", {href: `/room/${ROOM}/replay?hand=${msg.hand_number + 1}`, id: "replay-hand"}, t("replayHand"))));
+  if (msg.scores && places) {  // each seat's score (局分) after the hand, on one line
+    parts.push(el("p", {class: "after"}, `${t("after")}: `,
+      [0, 1, 2, 3].map((s) => el("span", {}, `${t("winds")[s]} ${names[s]} `, el("b", {}, String(msg.scores[places[s]]))))));
+  }
   parts.push(el("p", {class: "muted", id: "next-hand"}, ""));
-  showOverlay("hand_end", ...parts);
+  // the hand just over (not an older one brought back): Continue says we are ready for the next
+  const live = !state || (state.hand_number === msg.hand_number && !state.session_end);
+  const buttons = [
+    live ? el("button", {id: "continue", class: "big", onclick: () => {
+      readySent = msg.hand_number; send({type: "ready"}); tick();
+      $("continue").disabled = true;
+    }}, t("continue")) : el("button", {class: "big", onclick: closeOverlay}, t("close")),
+    el("a", {href: `/room/${ROOM}/replay?hand=${msg.hand_number + 1}`, id: "replay-hand", class: "button secondary",
+      target: "_blank", rel: "noopener"}, t("replayHand")),
+  ];
+  showOverlay("hand_end", parts, buttons);
+  if (live && readySent === msg.hand_number) $("continue").disabled = true;
+  tick();
 }
 
 function showSessionEnd(msg) {
   shownSession = true;
   const order = [0, 1, 2, 3].sort((a, b) => msg.scores[b] - msg.scores[a]);
-  showOverlay("session_end", el("h2", {}, t("sessionEnd")),
+  showOverlay("session_end", [el("h2", {}, t("sessionEnd")),
     el("table", {class: "deltas"},
       el("tr", {}, el("th", {}), el("th", {}, t("score")), el("th", {}, t("stdPoints"))),
       order.map((i) => el("tr", {}, el("td", {}, msg.names[i]), el("td", {class: "num"}, msg.scores[i]),
         el("td", {class: "num"}, msg.standard_points[i] ?? "—")))),
     el("p", {class: "links"}, el("a", {href: `/room/${ROOM}/replay`, id: "replay-link"}, t("replayHands")),
-      el("a", {href: "/"}, t("lobby"))));
+      el("a", {href: "/"}, t("lobby")))],
+  [el("button", {onclick: closeOverlay}, t("close"))]);
 }
-
-setInterval(() => {
-  const box = $("countdown");
-  if (state && state.must_act && deadlineAt !== null) {
-    const left = Math.max(0, (deadlineAt - Date.now()) / 1000);
-    box.textContent = `${t("yourTurn")} · ${left.toFixed(0)}s`;
-    box.className = "countdown" + (left < 4 ? " urgent" : "");
-  } else {
-    box.textContent = "";
-  }
-  const next = document.getElementById("next-hand");
-  if (next && nextHandAt !== null) next.textContent = `${t("nextHand")} ${Math.max(0, (nextHandAt - Date.now()) / 1000).toFixed(0)}s`;
-}, 250);
 
 setLang(LANG);
 connect();

@@ -1,0 +1,226 @@
+"""The table page's layout in a real browser (Playwright, Debian's Chromium): at desktop, laptop,
+large, phone-portrait and phone-landscape sizes a seeded practice hand is played to its end (the
+first action offered, else the drawn tile, else the hand's last tile), and at every decision your
+whole hand and every action button must be on screen with no page scroll. Also: the end-of-hand
+box stays until *Continue*, comes back with *Last hand*, and opens the replay in a new tab.
+``GUOBIAO_SCREENSHOTS=docs`` saves docs/screenshot-table-desktop.png, -table-phone.png,
+-claim.png and -hand-end.png."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+from test_server_e2e import CHROMIUM, open_page, post, shot
+from test_server_restart import free_port, server
+
+VIEWPORTS = {
+    "desktop": {"width": 1280, "height": 720},
+    "laptop": {"width": 1366, "height": 768},
+    "large": {"width": 1920, "height": 1080},
+    "phone": {"width": 390, "height": 844},
+    "phone-landscape": {"width": 844, "height": 390},
+}
+# One hand per kind of device, checked at each of its viewports at every decision (the page is
+# resized in place): a hand per viewport would take minutes, every discard holding the claim window.
+DEVICES = {"desktop": ("desktop", "laptop", "large"), "phone": ("phone", "phone-landscape")}
+SEED = 3  # a long hand: drawn at the last tiles, three melds of ours (so the pools fill up)
+WON_SEED = 4  # a shorter hand, won by a bot off a discard (the end box with a fan breakdown)
+CLAIM = 0.6  # seconds of each claim window
+
+OVER = "!document.querySelector('#overlay').hidden"
+
+# Every tile of the hand and every action button, and whether each lies inside the viewport.
+OUTSIDE = """() => {
+  const w = innerWidth, h = innerHeight;
+  const bad = [];
+  for (const node of document.querySelectorAll('#hand .tile, #actions button')) {
+    const r = node.getBoundingClientRect();
+    if (r.left < 0 || r.top < 0 || r.right > w + 0.5 || r.bottom > h + 0.5 || r.width === 0)
+      bad.push(`${node.className} ${node.dataset.tile || node.dataset.action} ${JSON.stringify(r)}`);
+  }
+  const s = document.scrollingElement;
+  if (s.scrollHeight > h) bad.push(`page scrolls: ${s.scrollHeight} > ${h}`);
+  if (s.scrollWidth > w) bad.push(`page scrolls sideways: ${s.scrollWidth} > ${w}`);
+  return bad;
+}"""
+
+# Discards must not be cut off by their area either.
+CLIPPED = """() => {
+  const bad = [];
+  for (const pool of document.querySelectorAll('.pond .discards')) {
+    const box = pool.getBoundingClientRect();
+    for (const t of pool.children) {
+      const r = t.getBoundingClientRect();
+      if (r.left < box.left - 1 || r.right > box.right + 1 || r.top < box.top - 1 || r.bottom > box.bottom + 1)
+        bad.push(`${pool.id} ${t.dataset.tile}`);
+    }
+  }
+  return bad;
+}"""
+
+
+@pytest.fixture(scope="module")
+def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    port = free_port()
+    # every discard opens the claim window for all (第七条六): short, so that a hand is quick
+    with server(tmp_path_factory.mktemp("layout"), port, between_hands=600, claim=CLAIM):
+        yield f"http://127.0.0.1:{port}"
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    from playwright import sync_api
+
+    with sync_api.sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        yield chromium
+        chromium.close()
+
+
+def practice_table(
+    browser: Any, base_url: str, size: str, lang: str = "en", seed: int = SEED
+) -> tuple[Any, list[str]]:
+    made = post(base_url, "/api/rooms", {"player": "Ann", "practice": True, "seed": seed})
+    post(
+        base_url,
+        f"/api/rooms/{made['id']}/start",
+        {"owner_token": made["owner_token"], "fill": True},
+    )
+    phone = size.startswith("phone")
+    page, errors = open_page(
+        browser,
+        f"{base_url}/room/{made['id']}?token={made['token']}&lang={lang}&hints=1",
+        viewport=VIEWPORTS[size],
+        is_mobile=phone,
+        has_touch=phone,
+    )
+    page.wait_for_selector("#hand button.tile:not([disabled])")
+    return page, errors
+
+
+def layout_problems(page: Any, sizes: tuple[str, ...]) -> list[str]:
+    """What lies outside the viewport or is cut off, at each size (the first one last, so that
+    the page is left at it)."""
+    bad: list[str] = []
+    for name in (*sizes[1:], sizes[0]):
+        page.set_viewport_size(VIEWPORTS[name])
+        page.wait_for_timeout(30)  # let the page settle (sizes)
+        bad += [f"{name}: {b}" for b in page.evaluate(OUTSIDE) + page.evaluate(CLIPPED)]
+    return bad
+
+
+def play_hand(page: Any, device: str) -> int:
+    """Play to the end of the hand, checking the layout at every decision at each of the
+    device's viewports; the decisions."""
+    sizes = DEVICES.get(device, ("desktop",))  # "keys": a desktop played from the keyboard
+    size = sizes[0]
+    took_mid = took_claim = False
+    for decisions in range(500):  # returns how many were answered
+        page.wait_for_function(f"() => {OVER} || (state && state.must_act)")
+        if page.evaluate(f"() => {OVER}"):
+            return decisions
+        now = page.evaluate(
+            "() => ({decision: state.decision, legal: state.view.legal_actions,"
+            " drawn: state.view.drawn, wall: state.view.wall_remaining})"
+        )
+        bad = layout_problems(page, sizes)
+        if bad:
+            shot(page, f"failed-{size}.png")
+        assert bad == [], f"decision {now['decision']}: {bad}"
+        legal: list[str] = now["legal"]
+        buttons = page.locator("#actions button")
+        if device == "desktop" and "pass" in legal and not took_claim:
+            took_claim = True
+            shot(page, "screenshot-claim.png")
+        if device in ("desktop", "phone") and now["wall"] <= 60 and not took_mid:
+            took_mid = True
+            shot(page, f"screenshot-table-{device}.png")
+        if buttons.count():
+            target = buttons.first
+        elif now["drawn"] is not None:
+            target = page.locator("#hand button.tile.drawn")
+        else:
+            target = page.locator("#hand button.tile:not([disabled])").last
+        try:
+            target.click(timeout=CLAIM * 1000)
+        except PlaywrightTimeout:  # a claim window may close first: the server passed for us
+            assert "pass" in legal, f"{size}: could not click {legal}"
+        page.wait_for_function(
+            f"d => {OVER} || !state.must_act || state.decision !== d", arg=now["decision"]
+        )
+    raise AssertionError("the hand did not end")
+
+
+@pytest.mark.parametrize("device", list(DEVICES))
+def test_the_hand_and_the_choices_are_always_on_screen(
+    browser: Any, base_url: str, device: str
+) -> None:
+    page, errors = practice_table(browser, base_url, DEVICES[device][0])
+    decisions = play_hand(page, device)
+    assert decisions > 5
+    for size in DEVICES[device]:
+        page.set_viewport_size(VIEWPORTS[size])
+        page.wait_for_timeout(30)
+        # the end of the hand: its box fits the screen and stays
+        assert page.locator("#overlay #continue").is_visible(), size
+        # the table under it still shows every discard
+        assert page.locator(".pond .discards .tile").count() > 20
+        box = page.locator("#overlay .card").bounding_box()
+        height = VIEWPORTS[size]["height"]
+        assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= height, size
+    assert errors == []
+    page.context.close()
+
+
+def test_hand_end_continue_last_hand_and_replay_tab(browser: Any, base_url: str) -> None:
+    page, errors = practice_table(browser, base_url, "desktop", lang="zh", seed=WON_SEED)
+    assert "轮到你" in page.locator("#countdown").inner_text()
+    assert page.locator("#keys").is_visible()  # the key legend on a desktop
+    assert "向听" in page.locator("#hints summary").inner_text()
+    # keys: "=" is the 12th tile; the drawn tile is the 14th: arrow left from none selects it
+    page.keyboard.press("ArrowLeft")
+    assert page.locator("#hand .tile.selected").count() == 1
+    play_hand(page, "keys")
+    overlay = page.locator("#overlay")
+    assert "本盘结束" in overlay.inner_text()
+    shot(page, "screenshot-hand-end.png")
+    page.wait_for_timeout(1500)  # it does not close by itself
+    assert overlay.is_visible()
+    with page.context.expect_page() as new:
+        page.click("#replay-hand")
+    replay = new.value
+    replay.wait_for_url("**/replay?hand=1")
+    assert page.url.endswith(page.url.split("/")[-1])  # the table stays where it was
+    assert page.locator("#overlay").is_visible()
+    page.click("#continue")
+    # the server answers "ready" (or, before it knows the message, errors: the box stays)
+    page.wait_for_timeout(500)
+    if page.locator("#overlay").is_visible():
+        page.keyboard.press("Escape")
+    assert page.locator("#overlay").is_hidden()
+    page.click("#last-hand")
+    assert "本盘结束" in page.locator("#overlay").inner_text()
+    assert [e for e in errors if "WebSocket" not in e] == []
+    page.context.close()
+
+
+def test_auto_play_and_i_am_back(browser: Any, tmp_path_factory: pytest.TempPathFactory) -> None:
+    """Two turns run out: the place is played by a bot, marked auto-play on the table, and its
+    player gets an "I'm back" button that takes the place back."""
+    port = free_port()
+    with server(tmp_path_factory.mktemp("auto"), port, turn=1, first_discard=1, claim=0.3):
+        page, errors = practice_table(browser, f"http://127.0.0.1:{port}", "phone", lang="zh")
+        page.wait_for_selector("#resume:not([hidden])", timeout=30_000)
+        assert page.locator("#resume").inner_text() == "我回来了"
+        assert "托管" in page.locator("#plate-0").inner_text()
+        box = page.locator("#resume").bounding_box()
+        assert box is not None and box["height"] >= 44  # a touch target
+        page.click("#resume")
+        page.wait_for_selector("#resume", state="hidden")
+        assert "托管" not in page.locator("#plate-0").inner_text()
+        assert errors == []
+        page.context.close()
