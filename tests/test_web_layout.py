@@ -59,6 +59,22 @@ CLIPPED = """() => {
         bad.push(`${pool.id} ${t.dataset.tile}`);
     }
   }
+  // the centre: the seats' plates and the middle never overlap, and no text runs out of them
+  const parts = [...document.querySelectorAll('.center .plate, .center .mid')];
+  for (const [i, a] of parts.entries()) {
+    const p = a.getBoundingClientRect();
+    for (const b of parts.slice(i + 1)) {
+      const q = b.getBoundingClientRect();
+      const w = Math.min(p.right, q.right) - Math.max(p.left, q.left);
+      const h = Math.min(p.bottom, q.bottom) - Math.max(p.top, q.top);
+      if (w > 1 && h > 1) bad.push(`${a.className} overlaps ${b.className}`);
+    }
+    for (const inner of a.querySelectorAll('*')) {
+      const r = inner.getBoundingClientRect();
+      if (r.width && (r.top < p.top - 1 || r.bottom > p.bottom + 1) && getComputedStyle(inner).visibility !== 'hidden')
+        bad.push(`${inner.className || inner.tagName} runs out of ${a.className}`);
+    }
+  }
   return bad;
 }"""
 

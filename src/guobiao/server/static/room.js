@@ -19,6 +19,7 @@ Object.assign(STRINGS.en, {
   continue: "Continue",
   waitingOthers: "Waiting for the others…",
   claimNow: "Claim?",
+  claimWindow: "Claims open",
   turnOf: "to play",
   sec: "s",
   dealer: "Dealer",
@@ -40,6 +41,7 @@ Object.assign(STRINGS.zh, {
   continue: "继续",
   waitingOthers: "等待其他玩家…",
   claimNow: "吃碰杠和？",
+  claimWindow: "吃碰时间",
   turnOf: "出牌",
   sec: "秒",
   dealer: "庄",
@@ -515,7 +517,7 @@ function tick() {
     if (claiming) { left = claimLeft ?? turnLeft; total = totalFor("claim"); words = t("claimNow"); }
     else { left = turnLeft ?? claimLeft; total = totalFor("turn"); words = t("yourTurn"); }
   } else if (claimLeft !== null) {
-    left = claimLeft; total = totalFor("claim"); words = "…";
+    left = claimLeft; total = totalFor("claim"); words = t("claimWindow");  // the same for every seat
   } else if (timers.turn && turnLeft !== null && view.phase === "act") {
     left = turnLeft; total = totalFor("turn"); words = `${t("winds")[timers.turn.seat]} ${nameOf(timers.turn.seat)} ${t("turnOf")}`;
   }
