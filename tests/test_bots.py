@@ -51,7 +51,7 @@ def states() -> list[SeatView]:
     return [*_decisions(range(100, 120), _mixed), *_decisions(range(200, 206), _random)]
 
 
-def _counts(view: SeatView) -> list[int]:
+def hand_counts(view: SeatView) -> list[int]:
     counts = [0] * 34
     for t in view.hand:
         counts[t] += 1
@@ -59,7 +59,7 @@ def _counts(view: SeatView) -> list[int]:
 
 
 def _discard_shanten(view: SeatView, tile: int) -> int:
-    counts = _counts(view)
+    counts = hand_counts(view)
     counts[tile] -= 1
     return shanten(counts, len(view.melds[view.seat]))
 
@@ -149,7 +149,7 @@ def test_efficiency_bot_folds_to_safe_tiles_when_far_from_ready(states: list[Sea
         discards = [a.tile for a in view.legal_actions if a.kind is ActionKind.DISCARD]
         if min(_discard_shanten(view, t) for t in discards if t is not None) < 2:
             continue
-        seen = [4 - u for u in bot_view._unseen(view, _counts(view))]
+        seen = [4 - u for u in bot_view.unseen_counts(view, hand_counts(view))]
         against = threats(view)
         risks = [bot_view.danger(t, view, against, seen) for t in discards if t is not None]
         assert bot_view.danger(action.tile, view, against, seen) == min(risks)
@@ -167,10 +167,10 @@ def test_efficiency_claims_only_to_improve(states: list[SeatView]) -> None:
         action = bot.choose(view)
         if action.kind not in (ActionKind.CHOW, ActionKind.PUNG, ActionKind.KONG):
             continue
-        counts = _counts(view)
+        counts = hand_counts(view)
         melds = len(view.melds[view.seat])
         before = shanten(counts, melds)
-        after = bot_view._after_claim(counts, action, view.last_discard)
+        after = bot_view.counts_after_claim(counts, action, view.last_discard)
         if action.kind is ActionKind.KONG:
             assert shanten(after, melds + 1) <= before
         else:
@@ -190,7 +190,7 @@ def _winning_waits(counts: list[int], view: SeatView, *, on_discard_only: bool) 
     melds = view.melds[view.seat]
     if shanten(counts, len(melds)) != 0:
         return False
-    unseen = bot_view._unseen(view, _counts(view))
+    unseen = bot_view.unseen_counts(view, hand_counts(view))
     hand = Hand(tuple(TILES[t] for t in range(34) for _ in range(counts[t])), melds)
     ways = [(False, False)] if on_discard_only else [(False, False), (True, False), (False, True)]
     for w in waits(counts, len(melds)):
@@ -220,7 +220,7 @@ def test_fan_bot_keeps_a_winning_ready_hand_when_it_can(states: list[SeatView]) 
     for view in states:
         if view.phase is not Phase.ACT:
             continue
-        counts = _counts(view)
+        counts = hand_counts(view)
         options = [a.tile for a in view.legal_actions if a.kind is ActionKind.DISCARD]
         if not any(_leaves(counts, t, view, on_discard_only=True) for t in options):
             continue

@@ -325,6 +325,21 @@ def test_any_valid_action_ends_auto_play() -> None:
     assert notices[0].message["code"] == "auto_off"
 
 
+def test_a_claim_answered_on_auto_play_changes_nothing_public() -> None:
+    """Ending auto-play on a claim would tell everyone that the seat could claim."""
+    seed, _, open_tile, claimers, _ = find_deal()
+    room = people_room(seed)
+    room.start(0.0)
+    room.act(0, Action(ActionKind.DISCARD, open_tile), 1.0)
+    place = room.place_at(claimers[0])
+    room.places[place].auto, room.places[place].timeouts = True, 1
+    version = room.version
+    assert room.act(place, PASS, 1.5) == []
+    assert room.version == version
+    assert room.places[place].auto is True and room.places[place].timeouts == 1
+    assert room.info()["places"][place]["auto"] is True
+
+
 def test_a_claim_time_out_does_not_count_towards_auto_play() -> None:
     seed, _, open_tile, claimers, _ = find_deal()
     room = people_room(seed)

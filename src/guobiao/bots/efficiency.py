@@ -12,12 +12,12 @@ from guobiao.bots.view import (
     _DISCARD,
     _KONG,
     _PUNG,
-    _after_claim,
-    _after_kong,
-    _counts,
-    _unseen,
+    counts_after_claim,
+    counts_after_kong,
     danger,
+    hand_counts,
     threats,
+    unseen_counts,
 )
 from guobiao.core.shanten import shanten, useful_tiles
 from guobiao.core.tiles import TILES
@@ -37,9 +37,9 @@ class EfficiencyBot(Bot):
         self.defend = defend
 
     def decide(self, view: SeatView) -> Action:
-        counts = _counts(view)
+        counts = hand_counts(view)
         melds = len(view.melds[view.seat])
-        unseen = _unseen(view, counts)
+        unseen = unseen_counts(view, counts)
         if view.phase is not Phase.ACT:
             return self._respond(view, counts, melds, unseen)
         options = self._discards(counts, melds, unseen)
@@ -47,7 +47,7 @@ class EfficiencyBot(Bot):
         for action in view.legal_actions:  # a kong that keeps the shanten: a free extra draw
             if action.kind in (_CONCEALED_KONG, _ADDED_KONG):
                 kong_melds = melds + (action.kind is _CONCEALED_KONG)
-                if shanten(_after_kong(counts, action), kong_melds) <= best_shanten:
+                if shanten(counts_after_kong(counts, action), kong_melds) <= best_shanten:
                     return action
         if self.defend and best_shanten >= 2:
             against = threats(view)
@@ -100,7 +100,7 @@ class EfficiencyBot(Bot):
             for action in legal:
                 if action.kind not in (_CHOW, _PUNG, _KONG):
                     continue
-                after = _after_claim(counts, action, tile)
+                after = counts_after_claim(counts, action, tile)
                 if action.kind is _KONG:  # 13 tiles left, and a replacement to draw
                     score = self._standing(after, melds + 1, unseen)
                 else:

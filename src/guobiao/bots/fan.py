@@ -14,12 +14,12 @@ from guobiao.bots.view import (
     _DISCARD,
     _KONG,
     _PUNG,
-    _after_claim,
-    _after_kong,
-    _counts,
-    _unseen,
+    counts_after_claim,
+    counts_after_kong,
     danger,
+    hand_counts,
     threats,
+    unseen_counts,
 )
 from guobiao.core.context import WinContext, Wind
 from guobiao.core.hand import Hand
@@ -79,20 +79,20 @@ class FanBot(Bot):
         self._plans: dict[tuple[int, int], tuple[_Plan, ...]] = {}
 
     def decide(self, view: SeatView) -> Action:
-        counts = _counts(view)
+        counts = hand_counts(view)
         melds = view.melds[view.seat]
         key = (view.seat, int(view.round_wind))
         plans = self._plans.get(key)
         if plans is None:
             plans = self._plans[key] = _plans_for(*key)
-        turn = _Turn(view, _unseen(view, counts), plans)
+        turn = _Turn(view, unseen_counts(view, counts), plans)
         if view.phase is not Phase.ACT:
             return self._respond(turn, counts, melds)
         ranked = self._discards(turn, counts, melds)
         best_worth, best_tile, best_cost = ranked[0]
         for action in view.legal_actions:
             if action.kind in (_CONCEALED_KONG, _ADDED_KONG):
-                after = _after_kong(counts, action)
+                after = counts_after_kong(counts, action)
                 if self._worth(turn, after, _kong_melds(melds, action)) >= best_worth:
                     return action
         if self.defend and best_worth[0] == 0 and best_cost >= FOLD_COST:
@@ -260,7 +260,7 @@ class FanBot(Bot):
             for action in legal:
                 if action.kind not in (_CHOW, _PUNG, _KONG):
                     continue
-                after = _after_claim(counts, action, tile)
+                after = counts_after_claim(counts, action, tile)
                 assert action.tile is not None
                 if action.kind is _CHOW:
                     meld = Meld(MeldKind.CHOW, action.tile, offered, TILES[tile])

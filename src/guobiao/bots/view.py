@@ -24,7 +24,7 @@ LATE_WALL: Final = 20
 # Reading the view
 
 
-def _counts(view: SeatView) -> list[int]:
+def hand_counts(view: SeatView) -> list[int]:
     counts = [0] * 34
     for t in view.hand:
         counts[t] += 1
@@ -36,7 +36,7 @@ def _visible(view: SeatView) -> list[int]:
     return view.visible_counts()
 
 
-def _unseen(view: SeatView, counts: Sequence[int]) -> list[int]:
+def unseen_counts(view: SeatView, counts: Sequence[int]) -> list[int]:
     """Copies of each kind this seat has not seen: neither in its hand nor on the table.
 
     Discarding or claiming moves tiles between the hand and the table, so this stays the same
@@ -46,7 +46,7 @@ def _unseen(view: SeatView, counts: Sequence[int]) -> list[int]:
     return [max(0, 4 - counts[t] - seen[t]) for t in range(34)]
 
 
-def _after_claim(counts: Sequence[int], action: Action, tile: int) -> list[int]:
+def counts_after_claim(counts: Sequence[int], action: Action, tile: int) -> list[int]:
     """The standing tiles after claiming ``tile`` with a chow, pung or kong."""
     after = list(counts)
     assert action.tile is not None
@@ -59,7 +59,7 @@ def _after_claim(counts: Sequence[int], action: Action, tile: int) -> list[int]:
     return after
 
 
-def _after_kong(counts: Sequence[int], action: Action) -> list[int]:
+def counts_after_kong(counts: Sequence[int], action: Action) -> list[int]:
     """The standing tiles after a concealed kong (four tiles) or an added kong (one tile)."""
     assert action.tile is not None
     after = list(counts)

@@ -572,7 +572,7 @@ class Room:
         """A person's action: refused (:class:`RoomError`, nothing changes) unless it is one of
         the seat's legal actions now. A claim (or a pass) during a claim window is only noted:
         nobody else learns of it (``version`` does not move) until the window ends. Any valid
-        action ends the place's auto-play."""
+        action out of a claim window ends the place's auto-play."""
         game = self.game
         if game is None or self.session is None:
             raise RoomError("not_started", "the session has not started")
@@ -589,13 +589,14 @@ class Room:
                 f"{action} is not legal now; legal: {', '.join(str(a) for a in legal)}",
                 {"action": str(action), "legal": [str(a) for a in legal]},
             )
-        notices = self._resume(place)
-        p = self.places[place]
-        p.timeouts = 0
         window = self.window
         if window is not None:  # collected; applied when the window ends (第七条六)
+            # nothing public moves, not even auto-play or the time-out count: that the seat
+            # could claim is its secret
             window.answers[seat] = action
-            return notices
+            return []
+        notices = self._resume(place)
+        self.places[place].timeouts = 0
         return notices + self._apply(seat, action, now)
 
     def resume(self, place: int) -> list[Notice]:
