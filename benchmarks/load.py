@@ -18,6 +18,17 @@ and published the new views), as p50/p95/p99/max, after ``--warmup`` seconds (5:
 creating every room and dealing every first hand at once) and over every action; actions and messages per second; hands played;
 and errors: any ``error`` message, refused HTTP request, socket closed by the server or client
 exception. A healthy run has zero errors. The server's stderr is kept in the report on failure.
+
+The soak test (docs/web.md, Soak test) is the same run, long, with rooms coming and going:
+
+    python benchmarks/load.py --tables 30 --duration 600 --churn 120
+
+``--churn S``: each table leaves its room after a random 0.5-1.5 × S seconds (every socket closed,
+the session unfinished) and opens a new one, so abandoned rooms pile up unless the server closes
+them (``--idle-close``, 30 s here). The server's resident memory is sampled every
+``--sample-every`` seconds; the report gives the samples and the least-squares slope after
+``--memory-warmup`` seconds (default: a fifth of the run, at least 60 s), in MiB per minute and as
+a share of the memory at that point per 10 minutes.
 """
 
 from __future__ import annotations
@@ -51,6 +62,7 @@ SERVER_LIMITS = {
     "grace": 600,
     "bot-delay": 0,
     "between-hands": 0.5,
+    "idle-close": 30,  # abandoned rooms (--churn) leave memory after this
     # every table's clients come from an address of their own (X-Forwarded-For, believed from
     # loopback only), as people at different tables would: the per-address limits apply to each
     "trusted-proxy": "127.0.0.1",
@@ -78,6 +90,8 @@ class Stats:
     hands: int = 0
     sessions: int = 0
     rooms: int = 0
+    abandoned: int = 0
+    memory: list[tuple[float, float]] = field(default_factory=list)  # (when, MiB resident)
 
     def error(self, text: str) -> None:
         if len(self.errors) < 50:
@@ -144,6 +158,17 @@ class Server:
     def stderr(self) -> str:
         self.log.flush()
         return Path(self.log.name).read_text(errors="replace")[-4000:]
+
+    def rss_mib(self) -> float | None:
+        """The server's resident memory (Linux ``/proc``), or None where it cannot be read."""
+        try:
+            status = Path(f"/proc/{self.proc.pid}/status").read_text()
+        except OSError:
+            return None
+        for line in status.splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+        return None
 
     def stop(self) -> None:
         if self.proc.poll() is None:
@@ -218,7 +243,10 @@ class Player:
         action = "win" if "win" in legal else self.rng.choice(legal)
         self.sent_at = time.perf_counter()
         self.stats.actions += 1
-        await ws.send(json.dumps({"type": "action", "action": action}))
+        try:
+            await ws.send(json.dumps({"type": "action", "action": action}))
+        except ConnectionClosed:  # the table left the room (--churn) or the run stopped
+            self.sent_at = None
 
     async def play(
         self, ws: ClientConnection, stop: asyncio.Event, session_over: asyncio.Event
@@ -264,7 +292,12 @@ async def spectate(ws: ClientConnection, stats: Stats, counts_hands: bool) -> No
 
 
 async def table(
-    server: Server, number: int, stats: Stats, stop: asyncio.Event, think: tuple[float, float]
+    server: Server,
+    number: int,
+    stats: Stats,
+    stop: asyncio.Event,
+    think: tuple[float, float],
+    churn: float = 0.0,
 ) -> None:
     rng = random.Random(number)
     while not stop.is_set():
@@ -294,11 +327,17 @@ async def table(
             tasks.append(asyncio.create_task(spectate(sockets[4], stats, True)))
             stopper = asyncio.create_task(stop.wait())
             ender = asyncio.create_task(session_over.wait())
-            await asyncio.wait([stopper, ender], return_when=asyncio.FIRST_COMPLETED)
+            waits = [stopper, ender]
+            if churn > 0:  # leave the room midway, as people do
+                waits.append(asyncio.create_task(asyncio.sleep(rng.uniform(0.5, 1.5) * churn)))
+            await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
             if session_over.is_set():
                 stats.sessions += 1
+            elif not stop.is_set():
+                stats.abandoned += 1
             await asyncio.sleep(0.5)  # let answers in flight come back
-            for task in [*tasks, stopper, ender]:
+            pending = [p.pending for p in players if p.pending is not None]
+            for task in [*tasks, *waits, *pending]:
                 task.cancel()
             for task in tasks:
                 try:
@@ -317,14 +356,61 @@ async def table(
                 await ws.close()
 
 
-async def run(server: Server, tables: int, duration: float, think: tuple[float, float]) -> Stats:
+async def sample_memory(server: Server, stats: Stats, every: float) -> None:
+    began = time.perf_counter()
+    while True:
+        rss = server.rss_mib()
+        if rss is not None:
+            stats.memory.append((time.perf_counter() - began, rss))
+        await asyncio.sleep(every)
+
+
+async def run(
+    server: Server,
+    tables: int,
+    duration: float,
+    think: tuple[float, float],
+    churn: float = 0.0,
+    sample_every: float = 5.0,
+) -> Stats:
     stats = Stats()
     stop = asyncio.Event()
-    tasks = [asyncio.create_task(table(server, n + 1, stats, stop, think)) for n in range(tables)]
+    sampler = asyncio.create_task(sample_memory(server, stats, sample_every))
+    tasks = [
+        asyncio.create_task(table(server, n + 1, stats, stop, think, churn)) for n in range(tables)
+    ]
     await asyncio.sleep(duration)
+    sampler.cancel()
     stop.set()
     await asyncio.wait_for(asyncio.gather(*tasks), timeout=60)
     return stats
+
+
+def slope(points: list[tuple[float, float]]) -> float:
+    """The least-squares slope of ``(x, y)`` points (0 for fewer than two)."""
+    if len(points) < 2:
+        return 0.0
+    mean_x = statistics.fmean(x for x, _ in points)
+    mean_y = statistics.fmean(y for _, y in points)
+    spread = sum((x - mean_x) ** 2 for x, _ in points)
+    return sum((x - mean_x) * (y - mean_y) for x, y in points) / spread if spread else 0.0
+
+
+def memory_report(samples: list[tuple[float, float]], warmup: float) -> dict[str, Any]:
+    """The memory samples and their trend after ``warmup`` seconds."""
+    after = [(t, m) for t, m in samples if t >= warmup]
+    per_s = slope(after)
+    at_warm = after[0][1] if after else float("nan")
+    return {
+        "warmup_s": warmup,
+        "start_mib": round(samples[0][1], 1) if samples else None,
+        "warm_mib": round(at_warm, 1) if after else None,
+        "end_mib": round(samples[-1][1], 1) if samples else None,
+        "max_mib": round(max(m for _, m in samples), 1) if samples else None,
+        "slope_mib_per_min": round(per_s * 60, 3),
+        "slope_pct_per_10min": round(100 * per_s * 600 / at_warm, 2) if after else None,
+        "samples": [[round(t, 1), round(m, 1)] for t, m in samples],
+    }
 
 
 def run_load(
@@ -332,15 +418,22 @@ def run_load(
     duration: float = 180.0,
     think: tuple[float, float] = (0.1, 0.5),
     warmup: float = 5.0,
+    churn: float = 0.0,
+    memory_warmup: float | None = None,
+    sample_every: float = 5.0,
 ) -> dict[str, Any]:
     """Start a server, play for ``duration`` seconds, stop it; the report as a dict. The
     latency percentiles leave out the first ``warmup`` seconds (50 rooms created, 250 sockets
-    connected and 50 first deals at once); ``latency_all_ms`` has every action."""
+    connected and 50 first deals at once); ``latency_all_ms`` has every action. ``churn``:
+    tables leave their rooms after about that many seconds; ``memory``: the server's resident
+    memory, sampled every ``sample_every`` seconds, and its slope after ``memory_warmup``."""
+    if memory_warmup is None:
+        memory_warmup = max(60.0, duration / 5) if duration >= 120 else duration / 4
     with tempfile.TemporaryDirectory(prefix="guobiao-load-") as tmp:
         server = Server(Path(tmp), free_port())
         began = time.perf_counter()
         try:
-            stats = asyncio.run(run(server, tables, duration, think))
+            stats = asyncio.run(run(server, tables, duration, think, churn, sample_every))
         finally:
             elapsed = time.perf_counter() - began
             server.stop()
@@ -359,6 +452,7 @@ def run_load(
         "duration_s": round(elapsed, 1),
         "think_s": list(think),
         "rooms": stats.rooms,
+        "abandoned": stats.abandoned,
         "hands": stats.hands,
         "sessions": stats.sessions,
         "actions": stats.actions,
@@ -368,6 +462,8 @@ def run_load(
         "warmup_s": warmup,
         "latency_ms": summary(ms),
         "latency_all_ms": summary(every),
+        "memory": memory_report(stats.memory, memory_warmup),
+        "load_average": [round(x, 2) for x in os.getloadavg()],
         "errors": len(stats.errors),
         "error_samples": stats.errors[:10],
         "cpu": os.cpu_count(),
@@ -383,9 +479,24 @@ def main() -> None:
     parser.add_argument(
         "--warmup", type=float, default=5.0, help="seconds left out of the percentiles"
     )
+    parser.add_argument(
+        "--churn", type=float, default=0.0, help="seconds after which tables leave their rooms"
+    )
+    parser.add_argument(
+        "--memory-warmup", type=float, default=None, help="seconds left out of the memory slope"
+    )
+    parser.add_argument("--sample-every", type=float, default=5.0, help="seconds between samples")
     parser.add_argument("--json", action="store_true", help="print the report as JSON only")
     args = parser.parse_args()
-    report = run_load(args.tables, args.duration, (args.think[0], args.think[1]), args.warmup)
+    report = run_load(
+        args.tables,
+        args.duration,
+        (args.think[0], args.think[1]),
+        args.warmup,
+        args.churn,
+        args.memory_warmup,
+        args.sample_every,
+    )
     if args.json:
         print(json.dumps(report, indent=2))
     else:
@@ -405,6 +516,15 @@ def main() -> None:
         print(
             f"latency, every action: p50 {every['p50']} ms, p95 {every['p95']} ms, "
             f"p99 {every['p99']} ms, max {every['max']} ms"
+        )
+        mem = report["memory"]
+        print(
+            f"server memory: {mem['start_mib']} MiB at start, {mem['warm_mib']} MiB after "
+            f"{mem['warmup_s']:.0f} s, {mem['end_mib']} MiB at the end (max {mem['max_mib']}); "
+            f"slope after warm-up {mem['slope_mib_per_min']} MiB/min "
+            f"({mem['slope_pct_per_10min']}% per 10 min); "
+            f"{report['rooms']} rooms, {report['abandoned']} abandoned, "
+            f"{report['sessions']} sessions finished; load average {report['load_average']}"
         )
         print(f"errors: {report['errors']}")
         for sample in report["error_samples"]:

@@ -13,6 +13,7 @@ import subprocess
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import settings
@@ -31,6 +32,20 @@ def _scratch_data_folder(tmp_path_factory: pytest.TempPathFactory) -> Iterator[P
         patch.setenv("GUOBIAO_HOME", str(home))
         patch.delenv("GUOBIAO_DB", raising=False)
         yield home
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """Headless Chromium (Debian's, through Playwright), one per test module; the modules that
+    use it import test_server_e2e, which finds the browser (or fails under CI)."""
+    from playwright import sync_api
+
+    from test_server_e2e import CHROMIUM
+
+    with sync_api.sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        yield chromium
+        chromium.close()
 
 
 POSTGRES_URL = "GUOBIAO_TEST_POSTGRES_URL"

@@ -11,6 +11,7 @@ goes on.
 from __future__ import annotations
 
 import json
+import os
 import random
 from collections import Counter
 from collections.abc import Iterator
@@ -35,9 +36,14 @@ STATS: Counter[str] = Counter()
 CIRCUMSTANCES = {"杠上开花", "抢杠和", "海底捞月", "妙手回春", "和绝张", "花牌"}
 
 
+DEPTH = float(os.environ.get("GUOBIAO_DEPTH", "1"))  # e.g. 10 for a night's run
+
+
 def checks(examples: int) -> settings:
     return settings(
-        max_examples=examples, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+        max_examples=max(1, round(examples * DEPTH)),
+        deadline=None,
+        suppress_health_check=[HealthCheck.too_slow],
     )
 
 
@@ -226,7 +232,7 @@ def play(game: Game, rng: random.Random, style: str, undo_rate: float = 0.03) ->
     check_end(game)
 
 
-@checks(2000)
+@checks(1000)
 @given(
     seed=seeds,
     style=st.sampled_from(["random", "greedy", "greedy"]),
@@ -272,7 +278,7 @@ def expected_penalty(game: Game, seat: int, rules: TableRules) -> Penalty | None
     return Penalty(seat, PenaltyKind.INTENTIONAL_FAKE_WIN, 0)
 
 
-@checks(600)
+@checks(300)
 @given(
     seed=seeds,
     style=st.sampled_from(["random", "greedy"]),

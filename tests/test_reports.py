@@ -393,7 +393,7 @@ def test_sheet_ties_and_a_substitute(played: Played) -> None:
         "D": "1",
         "C": "2=",
         "G": "2=",
-        "S": "4",
+        "S": "陪打 sub",  # a substitute: no place (第十二条三(二))
     }
     # C and G share 2nd and 3rd (2 + 1) / 2; the substitute takes no standard points
     assert {n: page.one(player=n, col="standard").text for n in "CGDS"} == {
@@ -791,7 +791,10 @@ def test_a_helper_left_running_does_not_hold_up_the_print(tmp_path: Path, temp_r
 def test_a_whole_session_stand_in_and_a_forfeit(played: Played) -> None:
     store = played.store
     # A forfeits session 3 (more than 15 minutes late, 第十三条二(一)): S plays A's seat
-    store.substitute(T, 3, "A", "S", who="referee", forfeit=True, note="20 min late")
+    # (S, red's reserve, sits with C, also red: allowed here)
+    store.substitute(
+        T, 3, "A", "S", who="referee", forfeit=True, note="20 min late", allow_team_mate=True
+    )
     page = Cells(score_sheet_html(store, T, 3, 1))
     assert page.one("th", player="S", col="seat").text == "东 E"
     assert "代 A 弃权" in page.one("th", player="S", col="name").text

@@ -1,4 +1,4 @@
-"""The load test, short: 50 tables of WebSocket players (benchmarks/load.py) for about 20 s
+"""The load test, short: 50 tables of WebSocket players (benchmarks/load.py) for about 12 s
 against a real ``guobiao serve``. No errors allowed; the latency figures are reported, not
 asserted (they depend on the machine)."""
 
@@ -9,6 +9,7 @@ import json
 import os
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -18,13 +19,33 @@ pytest.importorskip("websockets")
 LOAD = Path(__file__).resolve().parents[1] / "benchmarks" / "load.py"
 
 
-def test_fifty_tables_play_without_errors(capsys: pytest.CaptureFixture[str]) -> None:
+def load_module() -> Any:
+    if "guobiao_load" in sys.modules:
+        return sys.modules["guobiao_load"]
     spec = importlib.util.spec_from_file_location("guobiao_load", LOAD)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     sys.modules["guobiao_load"] = module
     spec.loader.exec_module(module)
-    duration = float(os.environ.get("GUOBIAO_LOAD_SECONDS", "20"))
+    return module
+
+
+def test_the_soak_reports_the_memory_trend() -> None:
+    """The soak's memory slope: least squares over the samples after the warm-up only."""
+    module = load_module()
+    assert module.slope([(0, 5.0), (1, 7.0), (2, 9.0)]) == pytest.approx(2.0)
+    assert module.slope([(0, 5.0)]) == 0.0
+    samples = [(float(t), 100.0 + (50.0 if t < 60 else 0.0) + t / 60) for t in range(0, 600, 5)]
+    report = module.memory_report(samples, warmup=60)
+    assert report["slope_mib_per_min"] == pytest.approx(1.0)  # the warm-up's jump left out
+    assert report["warm_mib"] == pytest.approx(101.0)
+    assert report["slope_pct_per_10min"] == pytest.approx(100 * 10 / 101, abs=0.01)
+    assert report["max_mib"] == pytest.approx(150 + 55 / 60, abs=0.05)
+
+
+def test_fifty_tables_play_without_errors(capsys: pytest.CaptureFixture[str]) -> None:
+    module = load_module()
+    duration = float(os.environ.get("GUOBIAO_LOAD_SECONDS", "12"))
     report = module.run_load(tables=50, duration=duration)
     with capsys.disabled():
         print("\nload test:", json.dumps(report))
@@ -32,3 +53,5 @@ def test_fifty_tables_play_without_errors(capsys: pytest.CaptureFixture[str]) ->
     assert report["rooms"] == 50
     assert report["actions"] > 50  # every table played
     assert report["latency_ms"]["p50"] > 0
+    memory = report["memory"]
+    assert memory["samples"] and memory["max_mib"] >= memory["start_mib"] > 0

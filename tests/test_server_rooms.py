@@ -103,6 +103,28 @@ def test_private_rooms_need_the_invite_to_watch() -> None:
     assert "token" not in json.dumps(private.info())
 
 
+def test_the_lobby_lists_no_table_its_people_have_left() -> None:
+    """Open tables: waiting ones, and started ones only while a person is connected (bots may
+    finish a left table, but the lobby does not pile them up)."""
+    lobby = Lobby(FAST)
+    waiting = lobby.create()
+    waiting.join("Ann", 0)
+    left = lobby.create()
+    left.join("Bo", 0)
+    left.add_bots()
+    left.start(0.0)
+    assert [r["id"] for r in lobby.public()] == [waiting.id]  # nobody at the started table
+    left.connect(0)
+    assert [r["id"] for r in lobby.public()] == [waiting.id, left.id]
+    left.connect(None)  # a spectator is not a player
+    left.disconnect(0, 1.0)
+    assert [r["id"] for r in lobby.public()] == [waiting.id]
+    bots_only = lobby.create()
+    bots_only.add_bots()
+    bots_only.start(0.0)
+    assert bots_only.id not in [r["id"] for r in lobby.public()]
+
+
 # -- acting -----------------------------------------------------------------------------------
 
 

@@ -205,8 +205,14 @@ def test_a_referee_enters_and_corrects_and_the_standings_follow(
     assert res.status_code == 200, res.text
     store = open_store(db["url"])
     audit = store.audit("club")
+    trail = store.audit_trail("club")
     store.close()
     assert [a.who for a in audit] == ["li"]
+    # the first entry too is under the referee's name (web as on the command line)
+    assert [(a.who, a.session, a.table, bool(a.old)) for a in trail] == [
+        ("li", 1, 1, False),
+        ("li", 1, 1, True),
+    ]
     assert audit[0].old["scores"][names[0]] == 620
     assert audit[0].new["deductions"] == {names[3]: 10}
     table = client.get("/api/t/club/seating/1").json()["tables"][0]

@@ -23,10 +23,8 @@ import pytest
 from click.testing import CliRunner
 
 from guobiao.cli import main
-from test_server_e2e import browser, open_page, quick_table
+from test_server_e2e import open_page, quick_table
 from test_server_restart import free_port, server
-
-__all__ = ["browser"]
 
 SHOTS = os.environ.get("GUOBIAO_SCREENSHOTS")
 PLAYERS = ["王芳", "李伟", "张敏", "刘洋", "陈静", "杨磊", "赵丽", "黄强"]

@@ -239,18 +239,18 @@ def test_bad_hands_are_refused_and_change_nothing(
     before = _dump(db_url)
     with pytest.raises(StoreError, match=message) as info:
         store.record_hand(T, 1, 1, 1, **kwargs)  # type: ignore[arg-type]
-    assert "'club night' session 1 table 1 hand 1" in str(info.value)
+    assert "'club night' session 1 table 1 hand 2" in str(info.value)  # hands count 1-16
     assert _dump(db_url) == before
 
 
 def test_hand_lookups_are_refused(store: Store, db_url: str) -> None:
     store.record_hand(T, 1, 1, 0, winner=0, discarder=1, fan_points=8)
     before = _dump(db_url)
-    with pytest.raises(StoreError, match="session 1 table 1 hand 0 is already recorded"):
+    with pytest.raises(StoreError, match="session 1 table 1 hand 1 is already recorded"):
         store.record_hand(T, 1, 1, 0, winner=2, fan_points=8)
     with pytest.raises(StoreError, match="session 3 has no table 1"):
         store.record_hand(T, 3, 1, 0, winner=2, fan_points=8)
-    with pytest.raises(StoreError, match="hands 0-15"):
+    with pytest.raises(StoreError, match="hand 17: a session has hands 1-16"):
         store.record_hand(T, 1, 1, 16, winner=2, fan_points=8)
     with pytest.raises(StoreError, match="hands are already recorded"):
         store.record_session_totals(T, 1, 1, {"A": 500, "B": 500, "C": 500, "D": 500})
@@ -302,7 +302,7 @@ def test_deduction_at_a_table_entered_by_hands(store: Store) -> None:
 def test_correction_leaves_an_audit_entry(store: Store, db_url: str) -> None:
     store.record_hand(T, 1, 1, 0, winner=0, discarder=1, fan_points=8)
     before = _dump(db_url)
-    with pytest.raises(StoreError, match="hand 3 is not recorded"):
+    with pytest.raises(StoreError, match="hand 4 is not recorded"):
         store.correct_hand(T, 1, 1, 3, who="referee", winner=0, fan_points=8)
     with pytest.raises(StoreError, match="below the 8-point minimum"):
         store.correct_hand(T, 1, 1, 0, who="referee", winner=0, fan_points=6)
@@ -329,10 +329,14 @@ def test_totals_correction_leaves_an_audit_entry(store: Store, db_url: str) -> N
         T, 1, 2, {"E": 600, "F": 490, "G": 450, "H": 450}, deductions={"F": 10}
     )
     before = _dump(db_url)
+    # without deductions= the table's deductions stay: the 局分 still sum to 1990
+    with pytest.raises(StoreError, match=r"sum to 2000, not 1990 .*after its deduction \(F 10\)"):
+        store.correct_session_totals(T, 1, 2, SCORES, who="referee")
+    # deductions={} drops them: the 局分 then sum to 2000
     with pytest.raises(StoreError, match="sum to 1990, not 2000"):
-        store.correct_session_totals(T, 1, 2, {**SCORES, "F": 490}, who="referee")
+        store.correct_session_totals(T, 1, 2, {**SCORES, "F": 490}, who="referee", deductions={})
     assert _dump(db_url) == before
-    store.correct_session_totals(T, 1, 2, SCORES, who="referee", note="no lateness")
+    store.correct_session_totals(T, 1, 2, SCORES, who="referee", deductions={}, note="no lateness")
     assert store.table_scores(T, 1, 2) == SCORES
     (entry,) = store.audit(T)
     assert entry.entity == "table" and entry.who == "referee"

@@ -46,7 +46,8 @@ def test_byes_of_the_draw_are_stored(store: Store) -> None:
 
 def test_a_substitute_counts_for_the_table_but_is_not_ranked(store: Store, db_url: str) -> None:
     store.add_players(T, [PlayerRow(9, "S", "red", substitute=True)])
-    assert store.substitute(T, 1, "B", "S", who="referee", note="ill") == 1
+    # S, red's reserve, sits with A, also red: allowed here (tests/test_tournament_substitutes.py)
+    assert store.substitute(T, 1, "B", "S", who="referee", note="ill", allow_team_mate=True) == 1
     assert store.absences(T) == [(1, "B", "absent", "ill")]
     # the substitute now sits in B's seat: scores are entered for S
     with pytest.raises(StoreError, match=r"scores given for \['B'\], who are not seated here"):
@@ -75,7 +76,9 @@ def test_a_substitute_counts_for_the_table_but_is_not_ranked(store: Store, db_ur
 def test_a_forfeit_scores_zero_and_is_ranked(store: Store) -> None:
     """第十三条二(一): more than 15 minutes late: 自动弃权, 局分 0; the substitute plays the seat."""
     store.add_players(T, [PlayerRow(9, "S", "red", substitute=True)])
-    store.substitute(T, 1, "D", "S", who="referee", forfeit=True, note="20 minutes late")
+    store.substitute(
+        T, 1, "D", "S", who="referee", forfeit=True, note="20 minutes late", allow_team_mate=True
+    )
     store.record_session_totals(T, 1, 1, {"A": 620, "B": 480, "C": 480, "S": 420})
     table = next(r for r in store.table_results(T) if (r.session, r.table) == (1, 1))
     assert {(e.player, e.score, e.ranked) for e in table.entries} == {

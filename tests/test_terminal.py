@@ -408,7 +408,7 @@ def test_the_log_replays(tmp_path: Path) -> None:
         "--seed", "9", "--hands", "4", "--bots", "fan,efficiency,random", "--seat", "N",
         "--rules", "mil", "--log", str(log),
     )  # fmt: skip
-    assert code == 0 and f"Log written to {log}" in out
+    assert code == 0 and f"Log written to {log}" in " ".join(out.split())  # lines fold at 80
     result = CliRunner().invoke(main, ["replay", str(log)])
     assert result.exit_code == 0, result.output
     assert "Replayed 4 hands (session): every action, settlement and score matches" in result.output

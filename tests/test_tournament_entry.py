@@ -129,7 +129,8 @@ def test_a_correction_is_audited(cli: Cli) -> None:
                  "--who", "referee Li", "--note", "misheard")  # fmt: skip
     assert f"W {seats[2]} -16" in out and f"N {seats[3]} +32" in out
     audit = cli.ok("audit", T)
-    assert "referee Li" in audit and "misheard" in audit and "hand_record" in audit
+    assert "session 1, table 1, hand 3: winner none -> N" in audit
+    assert "by referee Li" in audit and "(misheard)" in audit and "hand_record" not in audit
     penalties = cli.ok("penalties", T)
     assert "No penalties." in penalties  # the correction replaced the false win and the warning
 

@@ -4,7 +4,8 @@ first action offered, else the drawn tile, else the hand's last tile), and at ev
 whole hand and every action button must be on screen with no page scroll. Also: the end-of-hand
 box stays until *Continue*, comes back with *Last hand*, and opens the replay in a new tab.
 ``GUOBIAO_SCREENSHOTS=docs`` saves docs/screenshot-table-desktop.png, -table-phone.png,
--claim.png and -hand-end.png."""
+-claim.png and -hand-end.png, and docs/screenshots/{table,claim,hand-end}-{viewport}.jpg at each
+of the five viewports."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-from test_server_e2e import CHROMIUM, open_page, post, shot
+from test_server_e2e import SHOTS, open_page, post, shot
 from test_server_restart import free_port, server
 
 VIEWPORTS = {
@@ -28,7 +29,7 @@ VIEWPORTS = {
 # resized in place): a hand per viewport would take minutes, every discard holding the claim window.
 DEVICES = {"desktop": ("desktop", "laptop", "large"), "phone": ("phone", "phone-landscape")}
 SEED = 3  # a long hand: drawn at the last tiles, three melds of ours (so the pools fill up)
-WON_SEED = 4  # a shorter hand, won by a bot off a discard (the end box with a fan breakdown)
+WON_SEED = 59  # a short hand, won by a bot off a discard (the end box with a fan breakdown)
 CLAIM = 0.6  # seconds of each claim window
 
 OVER = "!document.querySelector('#overlay').hidden"
@@ -87,16 +88,6 @@ def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         yield f"http://127.0.0.1:{port}"
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    from playwright import sync_api
-
-    with sync_api.sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-        yield chromium
-        chromium.close()
-
-
 def practice_table(
     browser: Any, base_url: str, size: str, lang: str = "en", seed: int = SEED
 ) -> tuple[Any, list[str]]:
@@ -129,6 +120,15 @@ def layout_problems(page: Any, sizes: tuple[str, ...]) -> list[str]:
     return bad
 
 
+def shots_at_each_size(page: Any, sizes: tuple[str, ...], what: str) -> None:
+    """docs/screenshots/{what}-{size}.jpg at each size (the first one last)."""
+    if not SHOTS:
+        return
+    for name in (*sizes[1:], sizes[0]):
+        page.set_viewport_size(VIEWPORTS[name])
+        shot(page, f"screenshots/{what}-{name}.jpg", type="jpeg", quality=70)
+
+
 def play_hand(page: Any, device: str) -> int:
     """Play to the end of the hand, checking the layout at every decision at each of the
     device's viewports; the decisions."""
@@ -149,12 +149,15 @@ def play_hand(page: Any, device: str) -> int:
         assert bad == [], f"decision {now['decision']}: {bad}"
         legal: list[str] = now["legal"]
         buttons = page.locator("#actions button")
-        if device == "desktop" and "pass" in legal and not took_claim:
+        if device in DEVICES and "pass" in legal and not took_claim:
             took_claim = True
-            shot(page, "screenshot-claim.png")
-        if device in ("desktop", "phone") and now["wall"] <= 60 and not took_mid:
+            if device == "desktop":
+                shot(page, "screenshot-claim.png")
+            shots_at_each_size(page, sizes, "claim")
+        if device in DEVICES and now["wall"] <= 60 and not took_mid:
             took_mid = True
             shot(page, f"screenshot-table-{device}.png")
+            shots_at_each_size(page, sizes, "table")
         if buttons.count():
             target = buttons.first
         elif now["drawn"] is not None:
@@ -178,6 +181,7 @@ def test_the_hand_and_the_choices_are_always_on_screen(
     page, errors = practice_table(browser, base_url, DEVICES[device][0])
     decisions = play_hand(page, device)
     assert decisions > 5
+    shots_at_each_size(page, DEVICES[device], "hand-end")
     for size in DEVICES[device]:
         page.set_viewport_size(VIEWPORTS[size])
         page.wait_for_timeout(30)

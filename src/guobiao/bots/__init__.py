@@ -27,10 +27,12 @@ from guobiao.bots.base import Bot, RandomBot
 from guobiao.bots.efficiency import EfficiencyBot
 from guobiao.bots.fan import FanBot
 from guobiao.bots.view import danger, threats
+from guobiao.table.glossary import Term
 from guobiao.table.rules import COMPETITION, TableRules
 
 __all__ = [
     "BOT_KINDS",
+    "BOT_NAMES",
     "Bot",
     "EfficiencyBot",
     "FanBot",
@@ -43,6 +45,13 @@ __all__ = [
 
 BOT_KINDS: Final = ("fan", "efficiency", "random")
 """The bots by name, strongest first."""
+
+BOT_NAMES: Final[dict[str, Term]] = {
+    "fan": Term("番种", "fan"),
+    "efficiency": Term("牌效", "efficiency"),
+    "random": Term("随机", "random"),
+}
+"""Each kind as the pages name it: 牌效机器人 B, efficiency bot B (``glossary.BOT_NAME``)."""
 
 
 def make_bot(kind: str, seed: int | None = None, rules: TableRules = COMPETITION) -> Bot:

@@ -102,6 +102,14 @@ def _networks(
     help="Turn time-outs in a row after which a bot plays the person until they act again.",
 )
 @click.option(
+    "--idle-close",
+    type=click.FloatRange(1),
+    default=1800.0,
+    show_default=True,
+    help="Seconds after which a table no one is connected to closes (not yet started: "
+    "deleted; started: its hands stay in the database).",
+)
+@click.option(
     "--db",
     "url",
     cls=DefaultPathOption,
@@ -139,6 +147,7 @@ def serve(
     between_hands: float,
     bots_between: float,
     auto_after: int,
+    idle_close: float,
     url: str,
     session_hours: float,
     trusted_proxies: tuple[str, ...],
@@ -149,7 +158,7 @@ def serve(
     The rooms and the tournament database are kept in the per-user data folder (GUOBIAO_HOME
     moves it) unless --data and --db choose others: the defaults below. Every client is bounded
     (tables created and sockets opened per address, spectators per table; a table no one is
-    connected to closes after 30 minutes; failed logins): docs/web.md, Limits and security.
+    connected to closes after --idle-close; failed logins): docs/web.md, Limits and security.
 
     \b
     Try it:
@@ -175,6 +184,7 @@ def serve(
         between_hands=between_hands,
         bots_between=bots_between,
         auto_after=auto_after,
+        idle_close=idle_close,
     )
     data = ensure_data_dir(data.absolute())
     prepare_db(url)

@@ -80,6 +80,12 @@ class Shape(IntFlag):
 # ---------------------------------------------------------------------------------------------
 
 _Triple = tuple[int, int, int]
+
+# Every table below is filled lazily and bounded: a full one is emptied before it takes a new
+# entry, so that a server or a long simulation keeps flat memory (a few MiB each at most);
+# emptying loses only time, as every entry is a pure function of its key (the summary ids of
+# _VECTOR_IDS, which other tables hold, are never dropped: a few hundred exist).
+_DECOMP_LIMIT = 1 << 15  # not Final: the tests lower it
 _DECOMP_SUITED: dict[bytes, tuple[_Triple, ...]] = {}
 _DECOMP_HONOR: dict[bytes, tuple[_Triple, ...]] = {}
 
@@ -99,8 +105,7 @@ def _decompose(pattern: bytes, honor: bool) -> tuple[_Triple, ...]:
     while i < size and pattern[i] == 0:
         i += 1
     if i == size:
-        memo[pattern] = result = ((0, 0, 0),)
-        return result
+        return ((0, 0, 0),)
     found: set[_Triple] = set()
 
     def take(removed: Sequence[int], dm: int, dt: int, dp: int) -> None:
@@ -142,6 +147,8 @@ def _decompose(pattern: bytes, honor: bool) -> tuple[_Triple, ...]:
             kept.append(x)
     kept.sort()
     best = tuple(kept)
+    if len(memo) >= _DECOMP_LIMIT:
+        memo.clear()
     memo[pattern] = best
     return best
 
@@ -223,16 +230,21 @@ _V = TypeVar("_V")
 
 
 class _Cache(dict[_K, _V], Generic[_K, _V]):
-    """A dict that fills a missing entry from its factory (hits stay plain dict lookups)."""
+    """A dict that fills a missing entry from its factory (hits stay plain dict lookups), emptied
+    when it holds ``limit`` entries and a new one is needed."""
 
-    __slots__ = ("factory",)
+    __slots__ = ("factory", "limit")
 
-    def __init__(self, factory: Callable[[_K], _V]) -> None:
+    def __init__(self, factory: Callable[[_K], _V], limit: int = 1 << 15) -> None:
         super().__init__()
         self.factory = factory
+        self.limit = limit
 
     def __missing__(self, key: _K) -> _V:
-        value = self[key] = self.factory(key)
+        value = self.factory(key)
+        if len(self) >= self.limit:
+            self.clear()
+        self[key] = value
         return value
 
 
@@ -359,7 +371,9 @@ def _grown(key: bytes, ids: _Cache[bytes, int]) -> tuple[tuple[int, int], ...]:
 
 _SREC: Final[_Cache[bytes, _Record]] = _Cache(_suited_record)
 _HREC: Final[_Cache[bytes, _Record]] = _Cache(_honor_record)
-_KNIT: Final[_Cache[int, tuple[int, tuple[tuple[int, int, int, int], ...]]]] = _Cache(_knit_table)
+_KNIT: Final[_Cache[int, tuple[int, tuple[tuple[int, int, int, int], ...]]]] = _Cache(
+    _knit_table, 1 << 13
+)
 _SNEXT: Final[_Cache[bytes, tuple[tuple[int, int], ...]]] = _Cache(lambda key: _grown(key, _SID))
 _HNEXT: Final[_Cache[bytes, tuple[tuple[int, int], ...]]] = _Cache(lambda key: _grown(key, _HID))
 

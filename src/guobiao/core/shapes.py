@@ -12,7 +12,7 @@ four small cached tables instead of searching the whole hand.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import cache
+from functools import lru_cache
 from itertools import product
 
 __all__ = [
@@ -42,7 +42,7 @@ KNITTED_STRAIGHTS: tuple[tuple[int, ...], ...] = tuple(
 )
 
 
-@cache
+@lru_cache(maxsize=1 << 15)  # bounded: a long run's memory stays flat
 def _suit_splits(pattern: tuple[int, ...], base: int) -> tuple[tuple[tuple[int, ...], ...], int]:
     """Every way to split one suit's counts into sets, plus one pair when it holds 3n+2 tiles,
     and whether it holds the pair (0 or 1).

@@ -9,7 +9,7 @@ memoised per pattern, so a whole hand is judged suit by suit, never as one 34-co
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import cache
+from functools import cache, lru_cache
 from itertools import combinations_with_replacement
 from operator import mul
 
@@ -90,7 +90,7 @@ def is_unique_wait(standing: list[int], win: int) -> bool:
     return len(waits) == 1
 
 
-@cache
+@lru_cache(maxsize=1 << 15)  # bounded: a long run's memory stays flat
 def _only_wait(pattern: tuple[int, ...]) -> int:
     """The one rank (0-based) that completes one suit's counts, which hold 3n+1 tiles (to take
     the pair) or 3n+2 (to take a set); -1 when there are more or none, or when 3n+2 tiles already

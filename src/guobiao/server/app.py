@@ -11,7 +11,9 @@ HTTP (JSON):
   owner_token, watch_token, invite, place, token}`` (``player``: sit the creator down under that
   name; ``practice``: every other place a bot, and only then may ``seed`` be chosen). Each client
   address may create ``Limits.create_burst`` rooms at once, then one every ``create_every`` s.
-- ``GET /api/rooms/{id}``: the room (no token).
+- ``GET /api/rooms/{id}``: the room (no token); ``closed``: no longer live (over, or abandoned).
+- ``GET /api/fans``: the fans a table scores (the 81 of 第九条); ``GET /api/settings``: this
+  server's table settings (``limits``: the time limits, ``rules``: minimum, base, ...), for /help.
 - ``POST /api/rooms/{id}/join`` ``{name, place, invite}`` → ``{place, token}``: an empty place is
   taken with the room's invite only (the creator's link).
 - ``POST /api/rooms/{id}/bots`` ``{owner_token, kind, place}``: seat bots (every empty place, or one).
@@ -40,19 +42,21 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import logging
 import os
 import secrets
 import time
 from collections import OrderedDict, deque
 from collections.abc import AsyncIterator, Callable, Iterable
+from dataclasses import asdict
 from pathlib import Path
 from typing import Annotated, Any
 
 from fastapi import FastAPI, HTTPException, Request, WebSocket, WebSocketDisconnect
 from fastapi import Path as PathParam
 from fastapi.concurrency import run_in_threadpool
-from fastapi.responses import FileResponse, HTMLResponse, JSONResponse
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
 from starlette.datastructures import MutableHeaders
@@ -60,15 +64,18 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.requests import HTTPConnection
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from guobiao.scoring.fans import Fan
 from guobiao.server.guards import SECURITY_HEADERS, RateLimiter, TrustedProxies
 from guobiao.server.protocol import (
     ProtocolError,
+    glossary_script,
     not_found_page,
     parse_client_message,
     tile_table,
 )
 from guobiao.server.rooms import Limits, Lobby, Notice, Room, RoomError, same
 from guobiao.server.store import RoomStore
+from guobiao.table.rules import COMPETITION
 
 __all__ = ["Hub", "create_app"]
 
@@ -190,6 +197,25 @@ def _welcome(room: Room, place: int | None) -> dict[str, Any]:
     }
 
 
+COLLECT_EVERY = 30.0
+"""Seconds between two full passes of the cycle collector (``collect_cycles``)."""
+
+
+def collect_cycles() -> float:
+    """A full pass of the cycle collector; the seconds it took. Closed sockets and retired rooms
+    leave reference cycles (the WebSocket stack's hold each connection's compressor, a few
+    hundred kB of C memory) that the rare full passes ``guobiao serve`` sets
+    (``gc.set_threshold``) would keep for hours: the sweeper frees them every
+    :data:`COLLECT_EVERY` seconds (docs/web.md, Soak test). What was loaded at start is frozen
+    (``gc.freeze``), so a pass walks only the live rooms and sockets."""
+    began = time.perf_counter()
+    gc.collect()
+    took = time.perf_counter() - began
+    if took > 0.05:
+        _log.info("a full pass of the cycle collector took %.0f ms", 1000 * took)
+    return took
+
+
 class Hub:
     """The live side of the rooms: sockets, one driver task per started room, persistence."""
 
@@ -261,12 +287,16 @@ class Hub:
             self.retire(room)
 
     async def _sweep_every(self, seconds: float) -> None:
+        collected = time.monotonic()
         while True:
             await asyncio.sleep(seconds)
             try:
                 self.sweep(self.clock())
             except Exception:  # keep sweeping: a bad room must not stop the rest
                 _log.exception("sweeping the rooms")
+            if time.monotonic() - collected >= COLLECT_EVERY:
+                collected = time.monotonic()
+                collect_cycles()
 
     def start(self) -> None:
         """On the server's start: close what is over, drive the rest, sweep now and then."""
@@ -298,25 +328,26 @@ class Hub:
             self.closed.popitem(last=False)
         return room
 
-    def refusal(
-        self, room: Room, place: int | None, address: str
-    ) -> tuple[str, dict[str, Any]] | None:
-        """Why a new socket is refused (a cap reached) and its ``params``, or None."""
+    def refusal(self, room: Room, place: int | None, address: str) -> dict[str, Any] | None:
+        """Why a new socket is refused (a cap reached): a ``too_many`` error, or None."""
         limits = room.limits
         if self.addresses.get(address, 0) >= limits.address_sockets:
-            return (
+            return _error(
+                "too_many",
                 f"too many connections from your address (at most {limits.address_sockets})",
                 {"cap": "address", "max": limits.address_sockets},
             )
         if place is None:
             watching = sum(1 for c in self.conns.get(room.id, ()) if c.place is None)
             if watching >= limits.spectators:
-                return (
+                return _error(
+                    "too_many",
                     f"this table has as many spectators as it takes ({limits.spectators})",
                     {"cap": "spectators", "max": limits.spectators},
                 )
         elif room.places[place].connections >= limits.seat_sockets:
-            return (
+            return _error(
+                "too_many",
                 f"this seat is open in {limits.seat_sockets} places already: close one",
                 {"cap": "seat", "max": limits.seat_sockets},
             )
@@ -376,18 +407,18 @@ class Hub:
                 await ws.close(4403)
             return
         place = room.place_of_token(token) if token else None
-        refused: tuple[str, str, dict[str, Any], int] | None = None
+        refused: dict[str, Any] | None = None
         if place is None and not room.may_watch(token):
-            refused = ("bad_token", "this token opens no seat in this room", {}, 4403)
+            refused = _error("bad_token", "this token opens no seat in this room")
         else:
-            why = self.refusal(room, place, address)
-            if why is not None:
-                refused = ("too_many", why[0], why[1], 4429)
+            refused = self.refusal(room, place, address)
         if refused is not None:
-            code, message, params, close = refused
             await ws.accept()
-            await ws.send_json(_error(code, message, params))
-            await ws.close(close, message[:120] if close == 4429 else None)
+            await ws.send_json(refused)
+            if refused["code"] == "too_many":
+                await ws.close(4429, refused["message"][:120])
+            else:
+                await ws.close(4403)
             return
         # counted before the first await: the caps see every socket, however many arrive at once
         conn = Conn(ws, place)
@@ -487,6 +518,15 @@ def _refuse(err: RoomError) -> HTTPException:
         _HTTP_STATUS.get(err.code, 400),
         {"code": err.code, "message": err.message, "params": err.params},
     )
+
+
+def fan_table(profile: str = COMPETITION.fan_profile) -> list[dict[str, Any]]:
+    """The fans of a table's profile, in table order: the 81 of 第九条 (``mil`` adds 明暗杠)."""
+    return [
+        {"number": f.number, "points": f.points, "zh": f.zh, "en": f.en}
+        for f in Fan
+        if profile == "mil" or f is not Fan.MELDED_AND_CONCEALED_KONG
+    ]
 
 
 def room_not_found() -> HTMLResponse:
@@ -633,9 +673,29 @@ def create_app(
     @app.get("/api/rooms/{room_id}")
     async def get_room(room_id: str) -> dict[str, Any]:
         try:
-            return (await found(room_id)).info()
+            room = await found(room_id)
         except RoomError as err:
             raise _refuse(err) from None
+        return {**room.info(), "closed": room.id not in lobby.rooms}
+
+    @app.get("/api/fans")
+    async def fans() -> list[dict[str, Any]]:
+        return fan_table()
+
+    @app.get("/api/settings")
+    async def settings() -> dict[str, Any]:
+        rules = COMPETITION  # every room plays it (rooms.py)
+        return {
+            "limits": asdict(lobby.limits),
+            "rules": {
+                "minimum": rules.minimum,
+                "base": rules.base,
+                "starting_points": rules.starting_points,
+                "hands_per_session": rules.hands_per_session,
+                "flowers": rules.flowers,
+                "fan_profile": rules.fan_profile,
+            },
+        }
 
     @app.post("/api/rooms/{room_id}/join")
     async def join_room(room_id: str, body: JoinRoom) -> dict[str, Any]:
@@ -705,6 +765,17 @@ def create_app(
     @app.get("/", include_in_schema=False)
     async def lobby_page() -> FileResponse:
         return FileResponse(STATIC / "index.html")
+
+    glossary = glossary_script()
+
+    @app.get("/static/glossary.js", include_in_schema=False)  # before the static files' mount
+    async def glossary_page() -> Response:
+        """The game's terms in 中文 and English for every page (loaded before common.js)."""
+        return Response(glossary, media_type="text/javascript; charset=utf-8")
+
+    @app.get("/help", include_in_schema=False)
+    async def help_page() -> FileResponse:
+        return FileResponse(STATIC / "help.html")
 
     @app.get("/room/{room_id}", include_in_schema=False, response_model=None)
     async def room_page(room_id: str) -> FileResponse | HTMLResponse:

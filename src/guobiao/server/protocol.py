@@ -26,10 +26,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any, Final
 
+from guobiao.bots import BOT_KINDS, BOT_NAMES
 from guobiao.core.melds import Meld
 from guobiao.core.shanten import discard_options, shanten, useful_tiles, waits
 from guobiao.core.tiles import TILES, Tile
 from guobiao.table.game import Action, ActionKind, Game, HandResult, Phase, SeatView
+from guobiao.table.glossary import glossary_data
 
 __all__ = [
     "CLIENT_TYPES",
@@ -37,6 +39,7 @@ __all__ = [
     "ClientMessage",
     "ProtocolError",
     "action_json",
+    "glossary_script",
     "hand_end_json",
     "hints",
     "meld_json",
@@ -105,6 +108,13 @@ def parse_client_message(text: str) -> ClientMessage:
 def tile_table() -> dict[str, dict[str, str]]:
     """Every tile's names for the page: Botzone name → glyph, 中文, compact."""
     return {str(t): {"glyph": t.glyph, "zh": t.chinese, "compact": t.compact} for t in TILES}
+
+
+def glossary_script() -> str:
+    """``/static/glossary.js``: the glossary (``guobiao.table.glossary``) and the bots' names as the
+    global ``GLOSSARY`` of the pages, which take their terms from it (static/common.js)."""
+    data = {**glossary_data(), "bots": {kind: BOT_NAMES[kind]._asdict() for kind in BOT_KINDS}}
+    return f"const GLOSSARY = {json.dumps(data, ensure_ascii=False)};\n"
 
 
 def _tiles(tiles: tuple[Tile, ...] | list[Tile]) -> list[str]:

@@ -39,6 +39,7 @@ from typing import Any, Final, Literal
 from guobiao.bots import BOT_KINDS, Bot, make_bot
 from guobiao.core.melds import Meld, MeldKind
 from guobiao.core.tiles import Tile
+from guobiao.server.breakdown import hand_breakdown
 from guobiao.server.protocol import (
     hand_end_json,
     hints,
@@ -57,6 +58,7 @@ from guobiao.table.game import (
     Phase,
     SeatView,
 )
+from guobiao.table.glossary import BOT_NAME, TABLE_NAME
 from guobiao.table.rules import COMPETITION
 from guobiao.table.session import Session
 
@@ -258,7 +260,7 @@ class Room:
         now: float = 0.0,
     ) -> None:
         self.id = room_id
-        self.name = name or f"Table {room_id[:4]}"
+        self.name = name or TABLE_NAME.en.format(id=room_id[:4])
         self.private = private
         self.practice = practice  # every place but the creator's is a bot (a seed may be chosen)
         self.bot_kind = _check_kind(bot_kind)
@@ -523,7 +525,9 @@ class Room:
         filled = []
         for i in targets:
             if self.places[i].kind == "empty":
-                self.places[i] = Place(name=f"{kind} bot {PLACES[i]}", kind="bot", bot_kind=kind)
+                self.places[i] = Place(
+                    name=BOT_NAME.en.format(kind=kind, place=PLACES[i]), kind="bot", bot_kind=kind
+                )
                 filled.append(i)
             elif place is not None:
                 raise RoomError("taken", f"place {PLACES[i]} is taken", {"place": PLACES[i]})
@@ -734,7 +738,7 @@ class Room:
                 try:
                     game.act(seat, action)
                 except IllegalActionError as err:  # validated before: only a bug gets here
-                    raise RoomError("illegal_action", str(err)) from None
+                    raise RoomError("illegal_action", str(err), {"action": str(action)}) from None
             result = game.result
             if result is not None and result.winner is not None:
                 notices.append(Notice({"type": "event", "seat": result.winner, "action": "win"}))
@@ -829,7 +833,7 @@ class Room:
         try:
             game.act(seat, action)
         except IllegalActionError as err:  # validated before: only a bug gets here
-            raise RoomError("illegal_action", str(err)) from None
+            raise RoomError("illegal_action", str(err), {"action": str(action)}) from None
         self.version += 1
         self.decision += 1
         self.shown_at = now
@@ -882,6 +886,7 @@ class Room:
             "type": "hand_end",
             "hand_number": len(self.games) - 1,
             "result": hand_end_json(result, names),
+            "explain": hand_breakdown(result, game.round_wind, game.rules),
             "scores": self.scores(),
         }
 
@@ -955,6 +960,7 @@ class Room:
             "round_wind": game.round_wind.letter,
             "names_by_seat": self.names_of_hand(number),
             "winning_hand": winning,
+            "explain": hand_breakdown(result, game.round_wind, game.rules),
             "frames": replay_frames(game.record()),
         }
 
@@ -1101,7 +1107,14 @@ class Lobby:
         return room
 
     def public(self) -> list[dict[str, Any]]:
-        return [r.info() for r in self.rooms.values() if not r.private and not r.ended]
+        """The lobby's open tables: public, not over, and either waiting for players or played
+        by someone connected (a table its people have left is not listed while bots finish it
+        or it waits to close: no pile of abandoned tables)."""
+        return [
+            r.info()
+            for r in self.rooms.values()
+            if not r.private and not r.ended and (not r.started or r.people_present())
+        ]
 
     def finished(self, limit: int = 20) -> list[dict[str, Any]]:
         """Public rooms whose session is over, the latest first (at most ``limit``)."""

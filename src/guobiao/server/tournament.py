@@ -677,7 +677,13 @@ def tournament_router(
                 )
             else:
                 store.record_session_totals(
-                    name, body.session, body.table, scores, deductions=taken, note=body.note
+                    name,
+                    body.session,
+                    body.table,
+                    scores,
+                    deductions=taken,
+                    note=body.note,
+                    who=account.username,
                 )
 
         read(save)

@@ -29,6 +29,7 @@ from pathlib import Path
 from sqlalchemy import select
 from sqlalchemy.orm import Session as OrmSession
 
+from guobiao.table.glossary import TERMS, WINDS
 from guobiao.tournament.models import (
     GameTable,
     HandRecord,
@@ -43,6 +44,7 @@ from guobiao.tournament.models import (
 from guobiao.tournament.ranking import (
     PlayerHistory,
     Standing,
+    TableResult,
     format_points,
     group_standard_points,
     individual_ranking,
@@ -75,22 +77,41 @@ CHROMIUM_CANDIDATES = ("/usr/bin/chromium", "chromium", "chromium-browser")
 
 INSTALL_HINT = "install it with `apt-get install chromium` (as root), or set GUOBIAO_CHROMIUM"
 
-WIND_ZH = ("东", "南", "西", "北")
-WIND_EN = ("E", "S", "W", "N")
+# every label comes from the glossary (guobiao.table.glossary), as the web pages' do
+WIND_ZH = tuple(TERMS[w].zh for w in WINDS)
+WIND_EN = tuple(TERMS[w].abbr for w in WINDS)
 DASH = "—"
 
 HAND_KINDS = {
-    "FALSE_WIN": "错和",
-    "FAKE_WIN": "诈和",
-    "INTENTIONAL_FAKE_WIN": "有意诈和",
-    "WRONG_COUNT": "相公",
-    "VIOLATION": "违例",
-    "WARNING": "警告",
+    kind.upper(): TERMS[kind].zh
+    for kind in (
+        "false_win",
+        "fake_win",
+        "intentional_fake_win",
+        "wrong_count",
+        "violation",
+        "warning",
+    )
 }
 """Labels of the hand-level penalty kinds (``PenaltyRecord.kind``); any other is shown by name."""
 
-LOOSE_KINDS = {"late": "迟到", "deduction": "扣分", "forfeit": "弃权"}
+LOOSE_KINDS = {kind: TERMS[kind].zh for kind in ("late", "deduction", "forfeit")}
 """Labels of the session-level deductions (``PenaltyRecord`` without a hand)."""
+
+
+def _zh(key: str) -> str:
+    return TERMS[key].zh
+
+
+def _label(key: str, sep: str = "<br>", *, short: bool = False) -> str:
+    """A term for a heading: 中文, then the English (``short``: its abbreviation)."""
+    term = TERMS[key]
+    return f'{term.zh}{sep}<span class="en">{term.abbr if short else term.en}</span>'
+
+
+def _sub() -> str:
+    return f"{_zh('substitute')} {TERMS['substitute'].abbr}"
+
 
 _PAID_TO_EACH = ("FALSE_WIN", "FAKE_WIN")  # amount paid to each of the other three
 
@@ -262,16 +283,16 @@ def _hand_marks(hand: HandRecord, wind: int, names: Sequence[str]) -> list[str]:
     """The marks of the player at seat wind ``wind`` in ``hand`` (``names``: E S W N)."""
     marks: list[str] = []
     if wind == 0:
-        marks.append("庄")
+        marks.append(_zh("dealer"))
     if hand.winner_seat == wind:
-        win = f"和 {hand.fan_points}"
+        win = f"{_zh('win')} {hand.fan_points}"
         if hand.flowers:
-            win += f"+{hand.flowers}花"
+            win += f"+{hand.flowers}{_zh('flower')}"
         marks.append(win)
         if hand.discarder_seat is None:
-            marks.append("自摸")
+            marks.append(_zh("self_drawn"))
     if hand.winner_seat is not None and hand.discarder_seat == wind:
-        marks.append("点炮")
+        marks.append(_zh("deal_in"))
     for penalty in hand.penalties:
         label = HAND_KINDS.get(penalty.kind, penalty.kind)
         if penalty.seat == wind:
@@ -289,11 +310,15 @@ def _hand_marks(hand: HandRecord, wind: int, names: Sequence[str]) -> list[str]:
 def _hand_note(hand: HandRecord, names: Sequence[str]) -> str:
     parts: list[str] = []
     if hand.winner_seat is None:
-        parts.append("荒庄")
+        parts.append(_zh("drawn_hand"))
     else:
         winner = names[hand.winner_seat]
-        how = "自摸" if hand.discarder_seat is None else f"{names[hand.discarder_seat]} 点炮"
-        parts.append(f"{winner} 和 {hand.fan_points} 番 ({how})")
+        how = (
+            _zh("self_drawn")
+            if hand.discarder_seat is None
+            else f"{names[hand.discarder_seat]} {_zh('deal_in')}"
+        )
+        parts.append(f"{winner} {_zh('win')} {hand.fan_points} {_zh('fan')} ({how})")
         if hand.fans:
             parts.append("、".join(hand.fans))
     for penalty in hand.penalties:
@@ -314,7 +339,7 @@ def score_sheet_html(store: Store, tournament: str, session: int, table: int) ->
     tournament or table raises ``StoreError``.
     """
     data, body = _sheet(store, tournament, session, table)
-    return _page(f"{data.tournament} — 记分表 session {session} table {table}", body)
+    return _page(f"{data.tournament} — {_zh('score_sheet')} session {session} table {table}", body)
 
 
 def score_sheets_html(
@@ -331,7 +356,7 @@ def score_sheets_html(
         data, body = _sheet(store, tournament, session, number)
         name = data.tournament
         pages.append(f'<section class="page" data-table="{number}">\n{body}</section>\n')
-    return _page(f"{name} — 记分表 session {session}", "".join(pages))
+    return _page(f"{name} — {_zh('score_sheet')} session {session}", "".join(pages))
 
 
 def _table_numbers(store: Store, tournament: str, session: int) -> list[int]:
@@ -355,16 +380,19 @@ def _sheet(store: Store, tournament: str, session: int, table: int) -> tuple[_Ta
     players = tuple(p.name for p in data.seats)
     seating = SeatingTable(table, (players[0], players[1], players[2], players[3]))
     points: dict[str, Fraction] = {}
+    ranks: dict[str, str] = {}
     if scores is not None:
-        every = group_standard_points(store.table_results(tournament))
+        results = store.table_results(tournament)
+        every = group_standard_points(results)
         points = {name: every[(session, name)] for name in players if (session, name) in every}
+        ranks = _table_ranks(results, session, table)
 
     out: list[str] = []
     out.append(
         f'<h1 data-col="tournament">{_e(data.tournament)}</h1>\n'
-        f'<p class="sub">记分表 <span class="en">Score sheet</span> · '
-        f'第 <b data-col="session">{session}</b> 局 <span class="en">Session</span> · '
-        f'第 <b data-col="table">{table}</b> 桌 <span class="en">Table</span></p>\n'
+        f'<p class="sub">{_label("score_sheet", " ")} · '
+        f'第 <b data-col="session">{session}</b> {_label("session", " ")} · '
+        f'第 <b data-col="table">{table}</b> {_label("table", " ")}</p>\n'
     )
     out.append(
         '<table class="sheet">\n<colgroup><col class="c-hand"><col class="c-round">'
@@ -372,10 +400,10 @@ def _sheet(store: Store, tournament: str, session: int, table: int) -> tuple[_Ta
         + '<col class="c-note"></colgroup>\n<thead>\n'
     )
     heads = (
-        ("seat", '首盘座位 <span class="en">Seat</span>'),
-        ("number", '编号 <span class="en">No.</span>'),
-        ("name", '姓名 <span class="en">Name</span>'),
-        ("team", '队名 <span class="en">Team</span>'),
+        ("seat", _label("first_seat", " ")),
+        ("number", _label("number", " ", short=True)),
+        ("name", _label("name", " ")),
+        ("team", _label("team", " ")),
     )
     for index, (col, label) in enumerate(heads):
         out.append(f'<tr><th colspan="2">{label}</th>')
@@ -387,22 +415,24 @@ def _sheet(store: Store, tournament: str, session: int, table: int) -> tuple[_Ta
             elif col == "name":
                 sub = ""
                 if person.replaces is not None:
-                    why = " 弃权 forfeit, 局分 0" if person.replaces in data.forfeits else ""
-                    sub = f' <span class="en">(替补 sub, 代 {_e(person.replaces)}{why})</span>'
+                    why = (
+                        f" {_zh('forfeit')} {TERMS['forfeit'].en.lower()}, {_zh('session_score')} 0"
+                        if person.replaces in data.forfeits
+                        else ""
+                    )
+                    sub = f' <span class="en">({_sub()}, 代 {_e(person.replaces)}{why})</span>'
                 elif person.substitute:
-                    sub = ' <span class="en">(替补 sub)</span>'
+                    sub = f' <span class="en">({_sub()})</span>'
                 cell = f'<span class="pn">{_e(person.name)}</span>{sub}'
             else:
                 cell = _e(person.team or DASH)
             out.append(f'<th data-player="{_e(person.name)}" data-col="{col}">{cell}</th>')
         if index == 0:
-            out.append('<th rowspan="5">备注<br><span class="en">Notes</span></th>')
+            out.append(f'<th rowspan="5">{_label("notes")}</th>')
         out.append("</tr>\n")
     out.append(
-        '<tr><th>盘<br><span class="en">Hand</span></th>'
-        '<th>圈风<br><span class="en">Round</span></th>'
-        + '<th>得失 <span class="en">+/−</span></th>'
-        * 4
+        f"<tr><th>{_label('hand')}</th><th>{_label('round')}</th>"
+        + f"<th>{_label('change', ' ')}</th>" * 4
     )
     out.append("</tr>\n</thead>\n<tbody>\n")
 
@@ -447,12 +477,12 @@ def _sheet(store: Store, tournament: str, session: int, table: int) -> tuple[_Ta
         out.append(f'<td class="note">{note}</td></tr>\n')
 
     row(
-        '盘分合计<br><span class="en">Hands total</span>',
+        _label("hands_total"),
         "hands",
         (_signed(changes[n]) if hands else "" for n in players),
     )
     row(
-        '局内扣分<br><span class="en">Deductions</span>',
+        _label("session_deductions"),
         "deductions",
         (
             _e(
@@ -465,46 +495,56 @@ def _sheet(store: Store, tournament: str, session: int, table: int) -> tuple[_Ta
         _e("；".join(f"{d.player}: {d.note}" for d in data.loose if d.note)),
     )
     row(
-        '局分<br><span class="en">Match points</span>',
+        _label("session_score"),
         "score",
         (str(scores[n]) if scores is not None else "" for n in players),
-        f'{data.starting_points} + 盘分 − 扣分 <span class="en">(start + hands − deductions)</span>'
+        f"{data.starting_points} + 盘分 − {_zh('deduction')}"
+        ' <span class="en">(start + hands − deductions)</span>'
         if entered
         else "",
     )
-    ranks = _table_ranks(scores) if scores is not None else {}
+    stand_in = _label("stand_in", " ", short=True)  # 陪打: no place (第十二条三(二))
     row(
-        '名次<br><span class="en">Place</span>',
+        _label("table_rank"),
         "rank",
-        (ranks.get(n, "") for n in players),
+        (
+            ranks.get(n, stand_in if person.substitute else DASH) if entered else ""
+            for n, person in zip(players, data.seats, strict=True)
+        ),
     )
     row(
-        '标准分<br><span class="en">Standard points</span>',
+        _label("standard_points"),
         "standard",
         ((format_points(points[n]) if n in points else DASH) if entered else "" for n in players),
     )
-    out.append(
-        '<tr class="sign"><td colspan="2">选手签名<br><span class="en">Signature</span></td>'
-    )
+    out.append(f'<tr class="sign"><td colspan="2">{_label("player_signature")}</td>')
     for name in players:
         out.append(f'<td data-player="{_e(name)}" data-col="signature"></td>')
     out.append("<td></td></tr>\n</tbody>\n</table>\n")
     out.append(
-        '<div class="ref"><span>裁判员签名 <span class="en">Referee</span>: '
+        f'<div class="ref"><span>{_label("referee_signature", " ")}: '
         '<span class="line" data-col="referee"></span></span>'
-        '<span>日期 <span class="en">Date</span>: <span class="line"></span></span></div>\n'
-        '<p class="legend">庄 dealer · 和 n winner with n fan points (+花 flowers) · 自摸 self-drawn'
-        " · 点炮 (放铳) discarded the winning tile · 荒庄 drawn hand · 错和 / 诈和 false win, paid to"
-        " each other player (第十四条六) · 违例 fine (第十三条二(二)) · 警告 warning · 迟到 lateness"
-        " (第十三条二(一)) · 局分 = "
-        f"{data.starting_points} + hands − deductions (第十条二(一)) · 东南西北: seat wind in the"
-        " hand (第五条九)</p>\n"
+        f'<span>{_label("date", " ")}: <span class="line"></span></span></div>\n'
+        f'<p class="legend">{_zh("dealer")} dealer · {_zh("win")} n winner with n'
+        f" {_zh('fan')} fan points (+{_zh('flower')} flowers) · {_zh('self_drawn')} self-drawn"
+        f" · {_zh('deal_in')} (放铳) discarded the winning tile · {_zh('drawn_hand')} drawn hand"
+        f" · {_zh('false_win')} / {_zh('fake_win')} false win, paid to each other player"
+        f" (第十四条六) · {_zh('violation')} fine (第十三条二(二)) · {_zh('warning')} warning"
+        f" · {_zh('late')} lateness (第十三条二(一)) · {_zh('session_score')} = "
+        f"{data.starting_points} + hands − deductions (第十条二(一)) · {''.join(WIND_ZH)}: seat"
+        " wind in the hand (第五条九)"
+        f" · {_zh('stand_in')}: a substitute, the score counts for the table, no place and no"
+        f" {_zh('standard_points')} (第十二条三(二))</p>\n"
     )
     return data, "".join(out)
 
 
-def _table_ranks(scores: dict[str, int]) -> dict[str, str]:
-    """Places at the table by 局分; equal scores share a place (``2=``)."""
+def _table_ranks(results: Sequence[TableResult], session: int, table: int) -> dict[str, str]:
+    """Places at the table by 局分 among the entries the ranking ranks (``Entry.ranked``), the
+    ones the standard points go to: a substitute (陪打) or a disqualified player takes no place,
+    a forfeit by lateness (局分 0, not seated) takes one. Equal scores share a place (``2=``)."""
+    found = [r for r in results if (r.session, r.table) == (session, table)]
+    scores = {e.player: e.score for r in found for e in r.entries if e.ranked}
     out: dict[str, str] = {}
     for name, score in scores.items():
         place = 1 + sum(other > score for other in scores.values())
@@ -570,21 +610,24 @@ def results_table_html(store: Store, tournament: str) -> str:
 
     out: list[str] = [
         f'<h1 data-col="tournament">{_e(registry.name)}</h1>\n'
-        '<p class="sub">比赛成绩统计表 <span class="en">Results</span></p>\n'
-        '<h2>个人名次 <span class="en">Individual ranking</span></h2>\n'
+        f'<p class="sub">{_label("results_table", " ")}</p>\n'
+        f"<h2>{_label('individual_ranking', ' ')}</h2>\n"
         '<table class="results">\n<thead>\n<tr>'
-        '<th rowspan="2">名次<br><span class="en">Rank</span></th>'
-        '<th rowspan="2">编号<br><span class="en">No.</span></th>'
-        '<th rowspan="2">姓名<br><span class="en">Name</span></th>'
-        '<th rowspan="2">队名<br><span class="en">Team</span></th>'
+        f'<th rowspan="2">{_label("rank")}</th>'
+        f'<th rowspan="2">{_label("number", short=True)}</th>'
+        f'<th rowspan="2">{_label("name")}</th>'
+        f'<th rowspan="2">{_label("team")}</th>'
     ]
     for number in range(1, sessions + 1):
-        out.append(f'<th colspan="2">第{number}局<br><span class="en">Session {number}</span></th>')
+        out.append(
+            f'<th colspan="2">第{number}{_zh("session")}<br>'
+            f'<span class="en">{TERMS["session"].en} {number}</span></th>'
+        )
     out.append(
-        '<th colspan="2">合计 <span class="en">Total</span></th></tr>\n<tr>'
-        + "<th>局分</th><th>标准分</th>" * sessions
-        + '<th>标准分<br><span class="en">Std</span></th>'
-        + '<th>比赛分<br><span class="en">Match</span></th></tr>\n</thead>\n<tbody>\n'
+        f'<th colspan="2">{_label("total", " ")}</th></tr>\n<tr>'
+        + f"<th>{_zh('session_score')}</th><th>{_zh('standard_points')}</th>" * sessions
+        + f"<th>{_label('standard_points', short=True)}</th>"
+        + f"<th>{_label('match_points', short=True)}</th></tr>\n</thead>\n<tbody>\n"
     )
 
     def person_cells(name: str) -> str:
@@ -620,22 +663,24 @@ def results_table_html(store: Store, tournament: str) -> str:
     for name in [p.name for p in subs] + strays:
         out.append(
             f'<tr class="sub" data-player="{_e(name)}" data-kind="substitute">'
-            f'<td data-col="rank">替补<br><span class="en">sub</span></td>{person_cells(name)}'
+            f'<td data-col="rank">{_label("substitute", short=True)}</td>{person_cells(name)}'
             f"{_session_cells(histories.get(name), sessions)}"
             f'<td data-col="total-standard">{DASH}</td><td data-col="total-score">{DASH}</td>'
             "</tr>\n"
         )
     out.append("</tbody>\n</table>\n")
     out.append(
-        '<p class="legend">局分: match points of the session (第十条二(一)) · 标准分: standard points'
-        " (第十条二(二)) · order: total standard points, then 比赛分之和, 单局标准分最高, 单局标准分高分多"
-        " (第十一条); 3= a shared place · 替补: substitute, scores count for the table but take no"
+        f'<p class="legend">{_zh("session_score")}: match points of the session (第十条二(一))'
+        f" · {_zh('standard_points')}: standard points (第十条二(二)) · order: total standard"
+        f" points, then {_zh('match_points')}之和, 单局{_zh('standard_points')}最高,"
+        f" 单局{_zh('standard_points')}高分多 (第十一条); 3= a shared place"
+        f" · {_zh('substitute')}: substitute, scores count for the table but take no"
         f" place (第十二条三) · {DASH}: did not play / no standard points</p>\n"
     )
     if registry.teams:
         teams = {team: members for team, (_, members) in registry.teams.items()}
         out.append(_teams_html(registry, histories, team_ranking(results, teams)))
-    return _page(f"{registry.name} — 比赛成绩统计表", "".join(out), page=page)
+    return _page(f"{registry.name} — {_zh('results_table')}", "".join(out), page=page)
 
 
 def _teams_html(
@@ -643,17 +688,20 @@ def _teams_html(
 ) -> str:
     sessions = registry.sessions
     out = [
-        '<h2>团体名次 <span class="en">Team ranking</span></h2>\n'
+        f"<h2>{_label('team_ranking', ' ')}</h2>\n"
         '<table class="teams">\n<thead>\n<tr>'
-        '<th>名次<br><span class="en">Rank</span></th>'
-        '<th>队名<br><span class="en">Team</span></th>'
-        '<th>队员<br><span class="en">Members</span></th>'
+        f"<th>{_label('rank')}</th>"
+        f"<th>{_label('team')}</th>"
+        f"<th>{_label('members')}</th>"
     ]
     for number in range(1, sessions + 1):
-        out.append(f'<th>第{number}局<br><span class="en">S{number}</span></th>')
+        out.append(
+            f"<th>第{number}{_zh('session')}<br>"
+            f'<span class="en">{TERMS["session"].abbr}{number}</span></th>'
+        )
     out.append(
-        '<th>标准分<br><span class="en">Std</span></th>'
-        '<th>比赛分<br><span class="en">Match</span></th></tr>\n</thead>\n<tbody>\n'
+        f"<th>{_label('standard_points', short=True)}</th>"
+        f"<th>{_label('match_points', short=True)}</th></tr>\n</thead>\n<tbody>\n"
     )
     for standing in standings:
         per_session: dict[int, Fraction] = defaultdict(Fraction)
@@ -671,9 +719,9 @@ def _teams_html(
             person = registry.people[member]
             label = f"{person.number} {member}"
             if member == leader:
-                label += " (队长)"
+                label += f" ({_zh('captain')})"
             if person.substitute:
-                label += " (替补)"
+                label += f" ({_zh('substitute')})"
             members.append(_e(label))
         out.append(
             f'<tr data-team="{_e(standing.name)}"><td data-col="rank">{standing.label}</td>'

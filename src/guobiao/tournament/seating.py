@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import itertools
 import random
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -141,6 +141,110 @@ def _power_of_four(n: int) -> int:
     return k if n == 1 and k >= 2 else 0
 
 
+# --- resolvable transversal designs RTD(4, q) over GF(q) --------------------------------------
+# The 4q points are (i, x): a group i in 0..3 and x in GF(q). For m in GF(q) the blocks
+# {(i, m·i + b) : i = 0..3}, b in GF(q), are a parallel class (b = x − m·i puts (i, x) in one
+# block). Two points of different groups (i, x), (j, y) share a block of class m only when
+# m·(i − j) = x − y: exactly one m, since i − j ≠ 0 (0, 1, 2, 3 are distinct elements once q ≥ 4).
+# Two points of one group never share a block. So q sessions where nobody meets anyone twice and
+# each group of q never meets itself; a class held out of play is q disjoint tables that never
+# meet again in the other q − 1.
+
+
+def _prime_power(q: int) -> tuple[int, int] | None:
+    """(p, k) with q == p^k, p prime and k >= 1, else None."""
+    if q < 2:
+        return None
+    p = next(d for d in range(2, q + 1) if q % d == 0)  # the smallest factor is prime
+    k = 0
+    while q % p == 0:
+        q //= p
+        k += 1
+    return (p, k) if q == 1 else None
+
+
+def _poly_mod(a: list[int], f: list[int], p: int) -> list[int]:
+    """a mod f over GF(p); coefficients lowest first, f monic."""
+    a = a[:]
+    d = len(f) - 1
+    for top in range(len(a) - 1, d - 1, -1):
+        c = a[top]
+        if c:
+            for j in range(d + 1):
+                a[top - d + j] = (a[top - d + j] - c * f[j]) % p
+    return a[:d]
+
+
+def _irreducible(p: int, k: int) -> list[int]:
+    """The first monic irreducible polynomial of degree k over GF(p) (coefficients lowest first),
+    counting the lower coefficients as base-p digits: x² + x + 1 for GF(4), x³ + x + 1 for GF(8),
+    x² + 1 for GF(9). Irreducible: no monic divisor of degree 1 to k/2."""
+    for t in range(p**k):
+        f = [(t // p**i) % p for i in range(k)] + [1]
+        if all(
+            any(_poly_mod(f, [(u // p**i) % p for i in range(d)] + [1], p))
+            for d in range(1, k // 2 + 1)
+            for u in range(p**d)
+        ):
+            return f
+    raise AssertionError("there is an irreducible polynomial of every degree")  # pragma: no cover
+
+
+class GaloisField:
+    """GF(q), q = p^k: the elements are 0 … q − 1; the base-p digits of an element are the
+    coefficients (lowest first) of a polynomial over GF(p) of degree < k, multiplied modulo
+    ``modulus`` (``_irreducible``). With k = 1 this is arithmetic modulo p."""
+
+    def __init__(self, q: int) -> None:
+        pk = _prime_power(q)
+        if pk is None:
+            raise ValueError(f"{q} is not a prime power")
+        self.q = q
+        self.p, self.k = pk
+        self.modulus = _irreducible(self.p, self.k)
+
+    def _digits(self, x: int) -> list[int]:
+        return [(x // self.p**i) % self.p for i in range(self.k)]
+
+    def _number(self, digits: Sequence[int]) -> int:
+        return sum(d * self.p**i for i, d in enumerate(digits))
+
+    def add(self, x: int, y: int) -> int:
+        if self.k == 1:
+            return (x + y) % self.p
+        return self._number(
+            [(a + b) % self.p for a, b in zip(self._digits(x), self._digits(y), strict=True)]
+        )
+
+    def neg(self, x: int) -> int:
+        return self._number([-a % self.p for a in self._digits(x)])
+
+    def mul(self, x: int, y: int) -> int:
+        if self.k == 1:
+            return x * y % self.p
+        a, b = self._digits(x), self._digits(y)
+        product = [0] * (2 * self.k - 1)
+        for i, u in enumerate(a):
+            for j, v in enumerate(b):
+                product[i + j] = (product[i + j] + u * v) % self.p
+        return self._number(_poly_mod(product, self.modulus, self.p))
+
+
+def transversal_classes(q: int, count: int | None = None, start: int = 0) -> list[list[list[int]]]:
+    """Parallel classes ``start`` … ``start + count − 1`` of RTD(4, q) (all q by default), q a prime
+    power >= 4: each a list of q blocks [(0, x0), (1, x1), (2, x2), (3, x3)] as point numbers
+    i·q + x. Class m holds the blocks {(i, m·i + b)}; class 0 is {(i, b) : i}."""
+    field = GaloisField(q)
+    if q < 4:
+        raise ValueError("RTD(4, q) needs q >= 4")
+    stop = q if count is None else min(q, start + count)
+    classes: list[list[list[int]]] = []
+    for m in range(start, stop):
+        steps = [field.mul(m, i) for i in range(4)]
+        classes.append([[i * q + field.add(steps[i], b) for i in range(4)] for b in range(q)])
+    return classes
+
+
 # --- the schedule ------------------------------------------------------------------------------
 
 
@@ -190,6 +294,97 @@ def _design_points(
         for point, player in zip(line, members, strict=True):
             point_of[player] = point
     return point_of, 1
+
+
+@dataclass(frozen=True, slots=True)
+class _Design:
+    """A design that seats ``capacity`` sessions with no pair meeting twice and team-mates apart;
+    ``classes(c)`` gives its first c sessions as tables of player indices."""
+
+    name: str
+    capacity: int
+    classes: Callable[[int], list[list[list[int]]]]
+
+
+def _affine_design(n: int, groups: list[list[int]], order: list[int]) -> _Design | None:
+    k = _power_of_four(n)
+    mapped = _design_points(n, k, groups, order) if k else None
+    if mapped is None:
+        return None
+    point_of, reserved = mapped
+    player_at = {pt: p for p, pt in enumerate(point_of)}
+    usable = _directions(k)[reserved:]
+
+    def classes(count: int) -> list[list[list[int]]]:
+        return [
+            [[player_at[pt] for pt in line] for line in _parallel_class(d, k)]
+            for d in usable[:count]
+        ]
+
+    return _Design(f"affine geometry AG({k}, 4)", len(usable), classes)
+
+
+def _pack(
+    groups: list[list[int]], bins: int, size: int, place: Mapping[int, int]
+) -> list[list[int]] | None:
+    """Teams into ``bins`` bins of ``size`` places, largest first, each into the emptiest bin
+    (ties: the earlier team in the draw first, the first bin); None when one does not fit."""
+    filled: list[list[int]] = [[] for _ in range(bins)]
+    for group in sorted(
+        (g for g in groups if g), key=lambda g: (-len(g), min(place[p] for p in g))
+    ):
+        best = min(range(bins), key=lambda i: len(filled[i]))
+        if len(filled[best]) + len(group) > size:
+            return None
+        filled[best].extend(group)
+    return filled
+
+
+def _transversal_design(n: int, groups: list[list[int]], order: list[int]) -> _Design | None:
+    """RTD(4, q) for n = 4q, q a prime power >= 4. Teams are packed into the design's groups when
+    they fit (team-mates then never meet: q sessions), else into the blocks of class 0, which is
+    held out of play (q − 1 sessions)."""
+    q = n // 4
+    if n % 4 or q < 4 or _prime_power(q) is None:
+        return None
+    place = {p: i for i, p in enumerate(order)}
+    held = 0
+    bins = _pack(groups, 4, q, place)  # bin i: the points (i, x)
+    if bins is None:
+        held = 1
+        bins = _pack(groups, q, 4, place)  # bin b: the block {(i, b)} of class 0
+        if bins is None:
+            return None
+    in_team = {p for g in groups for p in g}
+    rest = iter([p for p in order if p not in in_team])
+    size = n // len(bins)
+    player_at = [0] * n
+    for b, members in enumerate(bins):
+        members.extend(next(rest) for _ in range(size - len(members)))
+        for j, player in enumerate(members):
+            player_at[j * q + b if held else b * q + j] = player
+
+    def classes(count: int) -> list[list[list[int]]]:
+        return [
+            [[player_at[pt] for pt in block] for block in blocks]
+            for blocks in transversal_classes(q, count, start=held)
+        ]
+
+    name = f"resolvable transversal design RTD(4, {q}) over GF({q})"
+    if groups:
+        name += ", teams in a held-out parallel class" if held else ", teams within its groups"
+    return _Design(name, q - held, classes)
+
+
+def _best_design(n: int, groups: list[list[int]], order: list[int]) -> _Design | None:
+    """The design with the most sessions for this field and these teams (the affine geometry on
+    a tie), or None."""
+    found = [
+        d
+        for d in (_affine_design(n, groups, order), _transversal_design(n, groups, order))
+        if d is not None
+    ]
+    return max(found, key=lambda d: d.capacity) if found else None
 
 
 def _seat_session(
@@ -361,29 +556,25 @@ def schedule(
     rng.shuffle(order)
     n_byes = n % 4
     bye_cycle = order[::-1]  # the draw's last seats take the first byes, then in turn (第十二条)
-    meet = [[0] * n for _ in range(n)]
     plan: list[list[list[int]]] = []
-    method = "heuristic: seeded greedy deal + swaps"
-    k = _power_of_four(n)
-    design = _design_points(n, k, groups, order) if k else None
+    design = _best_design(n, groups, order)
     if design is not None:
-        point_of, reserved = design
-        player_at = {pt: p for p, pt in enumerate(point_of)}
-        usable = _directions(k)[reserved:]
-        for d in usable[:sessions]:
-            plan.append([[player_at[pt] for pt in line] for line in _parallel_class(d, k)])
-        method = f"affine geometry AG({k}, 4): {len(plan)} parallel classes"
-        if len(plan) < sessions:
-            method += " + heuristic"
-        for tables in plan:
+        plan = design.classes(min(design.capacity, sessions))
+
+    def meetings(tables_by_session: list[list[list[int]]]) -> list[list[int]]:
+        meet = [[0] * n for _ in range(n)]
+        for tables in tables_by_session:
             for t in tables:
                 for a, b in itertools.combinations(t, 2):
                     meet[a][b] += 1
                     meet[b][a] += 1
+        return meet
 
-    def extend(upto: int, meet: list[list[int]], stream: random.Random) -> list[list[list[int]]]:
+    def extend(
+        start: int, upto: int, meet: list[list[int]], stream: random.Random
+    ) -> list[list[list[int]]]:
         extra: list[list[list[int]]] = []
-        for s in range(len(plan), upto):
+        for s in range(start, upto):
             out = {bye_cycle[(s * n_byes + i) % n] for i in range(n_byes)}
             active = [p for p in order if p not in out]
             tables = _seat_session(active, n_tables, meet, team_of, stream)
@@ -395,21 +586,35 @@ def schedule(
         return extra
 
     if not plan:
-        plan = extend(1, meet, rng)  # the draw: session one whatever the number of sessions
+        plan = extend(0, 1, meetings([]), rng)  # the draw: session one whatever the sessions
     for table in plan[0]:
         rng.shuffle(table)  # the drawn seats: no link between seat and place in the deal
+    # Beyond a design's classes the search goes on from them; it also starts afresh after the
+    # design's first class (session one stays the draw), and the better of the two is kept.
+    starts = [plan]
+    if design is not None and len(plan) > 1 and sessions > len(plan):
+        starts.append(plan[:1])
     # Small events: several seeded tries of the later sessions, keeping the fewest repeats.
     tries = max(1, min(30, 3000 // (n * sessions)))
-    best: tuple[int, int, list[list[list[int]]]] | None = None
-    for attempt in range(tries):
-        trial_meet = [row[:] for row in meet]
-        extra = extend(sessions, trial_meet, random.Random(f"{seed}/{attempt}"))
-        repeats = sum(m - 1 for row in trial_meet for m in row if m > 1) // 2
-        worst = max(max(row) for row in trial_meet)
-        if best is None or (repeats, worst) < best[:2]:
-            best = (repeats, worst, extra)
+    best: tuple[int, int, list[list[list[int]]], int] | None = None
+    for choice, prefix in enumerate(starts):
+        meet = meetings(prefix)
+        for attempt in range(tries):
+            trial_meet = [row[:] for row in meet]
+            tag = f"{seed}/{attempt}" + ("/search" if choice else "")
+            extra = extend(len(prefix), sessions, trial_meet, random.Random(tag))
+            repeats = sum(m - 1 for row in trial_meet for m in row if m > 1) // 2
+            worst = max(max(row) for row in trial_meet)
+            if best is None or (repeats, worst) < best[:2]:
+                best = (repeats, worst, prefix + extra, len(prefix))
     assert best is not None
-    plan += best[2]
+    plan = best[2]
+    method = "heuristic: seeded greedy deal + swaps"
+    if design is not None:
+        used = best[3]
+        method = f"{design.name}: {used} parallel {'class' if used == 1 else 'classes'}"
+        if len(plan) > used:
+            method += " + heuristic"
     byes = [[bye_cycle[(s * n_byes + i) % n] for i in range(n_byes)] for s in range(sessions)]
     for tables in plan:
         for t in tables:

@@ -11,6 +11,11 @@ On SQLite: foreign keys ON, WAL journal, ``synchronous=FULL``, and every transac
 
 Seats are 0-3 or ``"E" "S" "W" "N"``. A table's seats are those of the session's first hand; a
 hand's winner, discarder and penalty seats are seat winds *in that hand* (第五条九 rotation).
+Hands are numbered 0-15 in the API and the database; every message counts them 1-16, as the
+score sheet and the referee do.
+
+Every entry and every correction leaves an ``AuditEntry`` with its author (``who``): a first
+entry has an empty ``old``; ``audit_trail`` reads them back located by session, table and hand.
 """
 
 from __future__ import annotations
@@ -18,6 +23,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -48,12 +54,16 @@ from guobiao.tournament.seating import Schedule
 from guobiao.tournament.seating import Table as SeatingTable
 
 __all__ = [
+    "HIGHEST_PLAUSIBLE",
+    "LOWEST_PLAUSIBLE",
     "MIGRATIONS",
+    "AuditLine",
     "PenaltyLine",
     "PlayerRow",
     "Store",
     "StoreError",
     "alembic_config",
+    "implausible_totals",
     "open_store",
 ]
 
@@ -65,13 +75,47 @@ WARNING = "WARNING"  # the kind of a warning's PenaltyRecord (第十三条一)
 MINIMUM_FAN = 8  # 第十条一(一)2 起和分
 TEAM_PLAYERS = 4  # 第十二条: a team of 4 players and at most one substitute
 TEAM_SUBSTITUTES = 1
+LATE = "late"  # the kind of a lateness deduction (第十三条二(一)): once a session per player
+DEDUCTION = "deduction"  # the kind of a deduction entered with a table's session totals
+LOWEST_PLAUSIBLE = 0
+"""A 局分 below this warns (``implausible_totals``): losing more than the whole 500 start in the
+16 hands of a session (第五条, 4 rounds) means paying over 31 points every hand, 8 + 24, as if
+dealing into a 24-point hand each time: a typo far more often than a session."""
+HIGHEST_PLAUSIBLE = 2000
+"""A 局分 above this warns: a gain over 1500 in 16 hands is about a self-drawn 24-point hand
+every hand (3 × (8 + 24) = 96, × 16 = 1536). With the sum fixed at 2000, it also means another
+player is below ``LOWEST_PLAUSIBLE``."""
 
 Seat = int | str
 
 
 class StoreError(Exception):
     """A refused write or a failed lookup; the message names the tournament, session, table,
-    hand or player. Nothing was changed."""
+    hand (1-16) or player. Nothing was changed."""
+
+
+def implausible_totals(scores: Mapping[str, int], starting: int = STARTING_POINTS) -> list[str]:
+    """Why a table's 局分 look like a typo, one line per player (empty if they look fine): below
+    ``LOWEST_PLAUSIBLE`` or above ``HIGHEST_PLAUSIBLE`` (for a start of 500; scaled with
+    ``starting``). Any whole numbers with the right sum are reachable (fan points are any whole
+    number from 8, fines multiples of 5), so only the size tells. A warning, never a refusal."""
+    low = LOWEST_PLAUSIBLE * starting // STARTING_POINTS
+    high = HIGHEST_PLAUSIBLE * starting // STARTING_POINTS
+    out = []
+    for name, score in scores.items():
+        if score < low:
+            out.append(
+                f"{name} {score} is implausible: losing {starting - score} in a 16-hand session "
+                f"is paying {round((starting - score) / 16, 1):g} a hand on average (dealing "
+                "into a 24-point hand costs 32)"
+            )
+        elif score > high:
+            out.append(
+                f"{name} {score} is implausible: winning {score - starting} in a 16-hand session "
+                f"is collecting {round((score - starting) / 16, 1):g} a hand on average (a "
+                "self-drawn 24-point hand collects 96)"
+            )
+    return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,6 +128,24 @@ class PlayerRow:
     substitute: bool = False
     ema_id: str | None = None
     country: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class AuditLine:
+    """One entry of the audit trail, located: ``session``, ``table`` and ``hand`` (0-15) where
+    they apply (None otherwise); ``at`` in UTC; ``old`` is empty for a first entry. ``entity``
+    is what changed: "hand_record", "table" (totals, deductions, lateness) or
+    "seat_assignment" (a substitution)."""
+
+    at: datetime
+    who: str
+    entity: str
+    session: int | None
+    table: int | None
+    hand: int | None
+    old: dict[str, Any]
+    new: dict[str, Any]
+    note: str | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -174,7 +236,8 @@ def _truthy(value: object) -> bool:
 
 class Store:
     """A tournament database. Tournaments are named by their (unique) name, players by their
-    (unique in the tournament) name, sessions and tables by number from 1, hands from 0 to 15."""
+    (unique in the tournament) name, sessions and tables by number from 1, hands from 0 to 15
+    (1 to 16 in messages)."""
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
@@ -418,13 +481,16 @@ class Store:
         who: str,
         forfeit: bool = False,
         note: str | None = None,
+        allow_team_mate: bool = False,
     ) -> int:
         """``by`` takes the seat of ``player`` for the whole of ``session`` (第十二条三(二) 陪打):
         their score counts for the table, they get no standard points and no place. ``player``
         is recorded absent, or with ``forfeit`` as having forfeited (more than 15 minutes late,
         第十三条二(一): 局分 0, ranked in the group with it). ``by`` is any registered player not
         seated in that session (a team's substitute, a bye, a referee's stand-in). Refused once
-        the table has results. Returns the table number. Leaves an ``AuditEntry``."""
+        the table has results, and when ``by`` would sit with a team-mate (the draw keeps
+        team-mates apart; a 陪打's score moves theirs) unless ``allow_team_mate``. Returns the
+        table number. Leaves an ``AuditEntry``."""
         if not who.strip():
             raise StoreError("a substitution needs the name of who makes it")
         if player == by:
@@ -466,6 +532,18 @@ class Store:
             )
             if absence is not None and absence.kind != "bye":
                 raise StoreError(f"{tournament!r}: {by!r} is {absence.kind} in session {session}")
+            team = players[by].team
+            mates = sorted(
+                s.player.name
+                for s in row_table.seats
+                if s.player.name != player and team is not None and s.player.team_id == team.id
+            )
+            if team is not None and mates and not allow_team_mate:
+                raise StoreError(
+                    f"{where}: {by!r} would sit with {', '.join(map(repr, mates))} of their team "
+                    f"{team.name!r}; choose a substitute from another team (or allow it: "
+                    "allow_team_mate)"
+                )
             if absence is not None:
                 db.delete(absence)
             seat.player = players[by]
@@ -505,8 +583,8 @@ class Store:
         if win is not None and fan_points < MINIMUM_FAN:
             raise StoreError(
                 f"{where}: {fan_points} fan points is below the {MINIMUM_FAN}-point minimum: not "
-                f"a win. Record it as a false win (第十四条六): no winner and "
-                f"Penalty({win}, PenaltyKind.FALSE_WIN, 10)"
+                f"a win; record a false win (错和, 第十四条六) instead: no --winner and "
+                f"--penalty {WINDS[win]}:false"
             )
         try:
             outcome = HandOutcome(win, dis, fan_points, flowers, tuple(penalties))
@@ -574,17 +652,20 @@ class Store:
         fans: Sequence[str] | None = None,
         tiles: str | None = None,
         warnings: Sequence[Seat] = (),
+        who: str | None = None,
+        note: str | None = None,
     ) -> tuple[int, int, int, int]:
         """Record hand ``hand`` (0-15) of a table; returns the score changes by seat wind (E S W
         N of that hand), computed by ``guobiao.table.settlement.settle``. ``winner=None``: 荒牌;
         ``discarder=None`` with a winner: self-drawn. ``warnings``: seats warned (第十三条一),
-        marked on the score sheet without points."""
+        marked on the score sheet without points. ``who`` (the author) and ``note`` go to the
+        audit trail."""
         with self._write(f"{tournament!r}: record hand") as db:
             t = self._tournament(db, tournament)
-            where = f"{self._where(t, session, table)} hand {hand}"
+            where = f"{self._where(t, session, table)} hand {hand + 1}"
             row_table = self._table(db, t, session, table, lock=True)
             if hand not in range(16):
-                raise StoreError(f"{where}: a session has hands 0-15")
+                raise StoreError(f"{where}: a session has hands 1-16")
             if db.scalar(select(SessionResult.id).where(SessionResult.table_id == row_table.id)):
                 raise StoreError(f"{where}: the session totals of this table are already entered")
             exists = db.scalar(
@@ -601,6 +682,8 @@ class Store:
             row = HandRecord(table=row_table, number=hand)
             db.add(row)
             self._fill_hand(row, row_table, outcome, deltas, fans, tiles, warned)
+            db.flush()
+            _audit(db, t, who, "hand_record", row.id, {}, _hand_json(row), note)
             return deltas
 
     def correct_hand(
@@ -626,7 +709,7 @@ class Store:
             raise StoreError("a correction needs the name of who makes it")
         with self._write(f"{tournament!r}: correct hand") as db:
             t = self._tournament(db, tournament)
-            where = f"{self._where(t, session, table)} hand {hand}"
+            where = f"{self._where(t, session, table)} hand {hand + 1}"
             row_table = self._table(db, t, session, table, lock=True)
             row = db.scalar(
                 select(HandRecord).where(
@@ -653,62 +736,137 @@ class Store:
         player: str,
         points: int,
         *,
-        kind: str = "late",
+        kind: str = LATE,
         note: str | None = None,
+        who: str | None = None,
+        correct: bool = False,
     ) -> None:
         """A session-level deduction from ``player`` (lateness, 第十三条二(一)): it leaves the
         table. Before the session totals are entered (they must then sum to 4 × 500 less it) or
-        with hands entered one by one."""
+        with hands entered one by one. Lateness counts once a session: a second ``late`` for the
+        same player is refused whatever its points; ``correct`` (with ``who``) replaces the one
+        recorded instead. Every deduction and correction is audited under ``who``."""
         if points <= 0:
             raise StoreError(f"a deduction of {points} from {player!r} is not positive")
+        if correct and not (who and who.strip()):
+            raise StoreError("a correction needs the name of who makes it")
         with self._write(f"{tournament!r}: deduct") as db:
             t = self._tournament(db, tournament)
+            where = self._where(t, session, table)
             row_table = self._table(db, t, session, table, lock=True)
             seated = {s.player.name: s.player for s in row_table.seats}
             if player not in seated:
-                raise StoreError(f"{self._where(t, session, table)}: {player!r} is not seated")
-            if db.scalar(select(SessionResult.id).where(SessionResult.table_id == row_table.id)):
-                raise StoreError(f"{self._where(t, session, table)}: totals already entered")
-            db.add(
-                PenaltyRecord(
-                    table_id=row_table.id,
-                    player_id=seated[player].id,
-                    kind=kind,
-                    amount=points,
-                    note=note,
-                )
+                raise StoreError(f"{where}: {player!r} is not seated")
+            earlier = next(
+                (
+                    p
+                    for p in self._loose(db, row_table.id)
+                    if p.player_id == seated[player].id and p.kind == kind
+                ),
+                None,
             )
+            if kind == LATE and earlier is not None and not correct:
+                when = f", {earlier.note}" if earlier.note else ""
+                raise StoreError(
+                    f"{where}: {player!r} is already recorded late ({earlier.amount} points"
+                    f"{when}); lateness counts once a session (第十三条二(一)): correct it "
+                    "instead"
+                )
+            if correct and earlier is None:
+                raise StoreError(f"{where}: {player!r} has no {kind} deduction to correct")
+            if db.scalar(select(SessionResult.id).where(SessionResult.table_id == row_table.id)):
+                raise StoreError(
+                    f"{where}: totals already entered (correct them, with their deductions)"
+                )
+            new = {"deduction": {"player": player, "kind": kind, "points": points, "note": note}}
+            old: dict[str, Any] = {}
+            if correct:
+                assert earlier is not None
+                old = {
+                    "deduction": {
+                        "player": player,
+                        "kind": kind,
+                        "points": earlier.amount,
+                        "note": earlier.note,
+                    }
+                }
+                earlier.amount, earlier.note = points, note
+            else:
+                db.add(
+                    PenaltyRecord(
+                        table_id=row_table.id,
+                        player_id=seated[player].id,
+                        kind=kind,
+                        amount=points,
+                        note=note,
+                    )
+                )
+            _audit(db, t, who, "table", row_table.id, old, new, None)
 
     @staticmethod
-    def _check_totals(
-        where: str,
-        t: Tournament,
-        seated: Mapping[str, Player],
-        scores: Mapping[str, int],
-        deductions: Mapping[str, int] | None,
-        earlier: int = 0,
-    ) -> dict[str, int]:
+    def _loose(db: OrmSession, table_id: int) -> list[PenaltyRecord]:
+        """A table's session-level deductions (lateness, those entered with the totals)."""
+        return list(
+            db.scalars(
+                select(PenaltyRecord)
+                .where(PenaltyRecord.table_id == table_id, PenaltyRecord.hand_id.is_(None))
+                .order_by(PenaltyRecord.id)
+            )
+        )
+
+    @staticmethod
+    def _by_player(penalties: Iterable[PenaltyRecord]) -> dict[str, int]:
+        out: dict[str, int] = {}
+        for p in penalties:
+            out[p.player.name] = out.get(p.player.name, 0) + p.amount
+        return out
+
+    @staticmethod
+    def _check_seated(where: str, seated: Mapping[str, Player], scores: Mapping[str, int]) -> None:
         unknown = sorted(set(scores) - set(seated))
         missing = sorted(set(seated) - set(scores))
         if unknown:
             raise StoreError(f"{where}: scores given for {unknown}, who are not seated here")
         if missing:
             raise StoreError(f"{where}: no score for {missing}")
-        taken = dict(deductions or {})
-        for name, points in taken.items():
+
+    @staticmethod
+    def _check_deductions(
+        where: str,
+        seated: Mapping[str, Player],
+        deductions: Mapping[str, int] | None,
+        *,
+        zero: bool = False,
+    ) -> dict[str, int]:
+        """The deductions by player, checked (``zero``: a 0 is allowed, meaning none)."""
+        taken: dict[str, int] = {}
+        for name, points in (deductions or {}).items():
             if name not in seated:
                 raise StoreError(f"{where}: a deduction for {name!r}, who is not seated here")
-            if points <= 0:
+            if points < 0 or (points == 0 and not zero):
                 raise StoreError(f"{where}: a deduction of {points} from {name!r}")
-        out = sum(taken.values()) + earlier
-        expected = 4 * t.starting_points - out
+            if points:
+                taken[name] = points
+        return taken
+
+    @staticmethod
+    def _check_sum(
+        where: str, t: Tournament, scores: Mapping[str, int], deducted: Mapping[str, int]
+    ) -> None:
+        """The 局分 entered are each player's after their deductions (the sheet's 局分 row): they
+        sum to 4 × the starting points less every session-level deduction of the table."""
+        out = sum(deducted.values())
+        full = 4 * t.starting_points
         total = sum(scores.values())
-        if total != expected:
-            raise StoreError(
-                f"{where}: the scores sum to {total}, not {expected} "
+        if total != full - out:
+            message = (
+                f"{where}: the scores sum to {total}, not {full - out} "
                 f"(4 × {t.starting_points} less {out} deducted)"
             )
-        return taken
+            if out and total == full:
+                listed = ", ".join(f"{name} {points}" for name, points in sorted(deducted.items()))
+                message += f"; enter each 局分 after its deduction ({listed})"
+            raise StoreError(message)
 
     def record_session_totals(
         self,
@@ -719,11 +877,13 @@ class Store:
         *,
         deductions: Mapping[str, int] | None = None,
         note: str | None = None,
+        who: str | None = None,
     ) -> None:
-        """Enter a table's 局分 from a paper sheet: the four seated players' scores, which must
-        sum to 4 × the starting points less the ``deductions`` (points taken out of the table:
-        fines to nobody, lateness), which are recorded with them. A table entered twice, or one
-        already entered hand by hand, is refused (use ``correct_session_totals``)."""
+        """Enter a table's 局分 from a paper sheet: the four seated players' scores, each after its
+        deductions, which must sum to 4 × the starting points less the deductions (lateness
+        entered before with ``deduct``, and ``deductions``: points taken out of the table, fines
+        to nobody, recorded with them). A table entered twice, or one already entered hand by
+        hand, is refused (use ``correct_session_totals``). Audited under ``who``."""
         with self._write(f"{tournament!r}: record session totals") as db:
             t = self._tournament(db, tournament)
             where = self._where(t, session, table)
@@ -731,14 +891,12 @@ class Store:
             seated = {s.player.name: s.player for s in row_table.seats}
             if db.scalar(select(SessionResult.id).where(SessionResult.table_id == row_table.id)):
                 raise StoreError(f"{where}: the session totals are already entered")
-            earlier = sum(
-                db.scalars(
-                    select(PenaltyRecord.amount).where(
-                        PenaltyRecord.table_id == row_table.id, PenaltyRecord.hand_id.is_(None)
-                    )
-                )
-            )
-            taken = self._check_totals(where, t, seated, scores, deductions, earlier)
+            self._check_seated(where, seated, scores)
+            taken = self._check_deductions(where, seated, deductions)
+            deducted = self._by_player(self._loose(db, row_table.id))
+            for name, points in taken.items():
+                deducted[name] = deducted.get(name, 0) + points
+            self._check_sum(where, t, scores, deducted)
             if db.scalar(select(HandRecord.id).where(HandRecord.table_id == row_table.id)):
                 raise StoreError(f"{where}: hands are already recorded for this table")
             for name, points in taken.items():
@@ -746,13 +904,15 @@ class Store:
                     PenaltyRecord(
                         table_id=row_table.id,
                         player_id=seated[name].id,
-                        kind="deduction",
+                        kind=DEDUCTION,
                         amount=points,
                         note=note,
                     )
                 )
             for name, score in scores.items():
                 db.add(SessionResult(table_id=row_table.id, player=seated[name], score=score))
+            new = {"scores": dict(scores), "deductions": deducted}
+            _audit(db, t, who, "table", row_table.id, {}, new, note)
 
     def correct_session_totals(
         self,
@@ -765,7 +925,11 @@ class Store:
         deductions: Mapping[str, int] | None = None,
         note: str | None = None,
     ) -> None:
-        """Replace a table's entered totals (and deductions), leaving an ``AuditEntry``."""
+        """Replace a table's entered totals, leaving an ``AuditEntry``. The scores are read as at
+        the first entry: each player's 局分 after their deductions. ``deductions=None`` keeps the
+        table's deductions (lateness included) as they are; a mapping gives each player's whole
+        session-level deduction (0 or absent: none): a player's total that changes replaces the
+        deductions entered with the totals, and lateness too only if lowered below it."""
         if not who.strip():
             raise StoreError("a correction needs the name of who makes it")
         with self._write(f"{tournament!r}: correct session totals") as db:
@@ -773,45 +937,46 @@ class Store:
             where = self._where(t, session, table)
             row_table = self._table(db, t, session, table, lock=True)
             seated = {s.player.name: s.player for s in row_table.seats}
-            taken = self._check_totals(where, t, seated, scores, deductions)
             results = db.scalars(
                 select(SessionResult).where(SessionResult.table_id == row_table.id)
             ).all()
             if not results:
                 raise StoreError(f"{where}: no session totals entered: nothing to correct")
-            loose = db.scalars(
-                select(PenaltyRecord).where(
-                    PenaltyRecord.table_id == row_table.id, PenaltyRecord.hand_id.is_(None)
-                )
-            ).all()
-            old = {
-                "scores": {r.player.name: r.score for r in results},
-                "deductions": {p.player.name: p.amount for p in loose},
-            }
+            self._check_seated(where, seated, scores)
+            loose = self._loose(db, row_table.id)
+            before = self._by_player(loose)
+            after = (
+                before
+                if deductions is None
+                else self._check_deductions(where, seated, deductions, zero=True)
+            )
+            self._check_sum(where, t, scores, after)
+            for name, player in seated.items():
+                want = after.get(name, 0)
+                mine = [p for p in loose if p.player_id == player.id]
+                if sum(p.amount for p in mine) == want:
+                    continue
+                drop = [p for p in mine if p.kind == DEDUCTION]
+                kept = sum(p.amount for p in mine if p.kind != DEDUCTION)
+                if want < kept:  # lowered below the lateness: one deduction replaces all
+                    drop, kept = mine, 0
+                for penalty in drop:
+                    db.delete(penalty)
+                if want > kept:
+                    db.add(
+                        PenaltyRecord(
+                            table_id=row_table.id,
+                            player_id=player.id,
+                            kind=DEDUCTION,
+                            amount=want - kept,
+                            note=note,
+                        )
+                    )
+            old = {"scores": {r.player.name: r.score for r in results}, "deductions": before}
             for result in results:
                 result.score = scores[result.player.name]
-            for penalty in loose:
-                db.delete(penalty)
-            for name, points in taken.items():
-                db.add(
-                    PenaltyRecord(
-                        table_id=row_table.id,
-                        player_id=seated[name].id,
-                        kind="deduction",
-                        amount=points,
-                        note=note,
-                    )
-                )
-            _audit(
-                db,
-                t,
-                who,
-                "table",
-                row_table.id,
-                old,
-                {"scores": dict(scores), "deductions": taken},
-                note,
-            )
+            new = {"scores": dict(scores), "deductions": dict(after)}
+            _audit(db, t, who, "table", row_table.id, old, new, note)
 
     # -- reading ------------------------------------------------------------------------------
 
@@ -829,15 +994,52 @@ class Store:
             return list(rows)
 
     def audit(self, tournament: str) -> list[AuditEntry]:
+        """The corrections and substitutions (the entries with an old value), oldest first;
+        ``audit_trail`` has every entry, first entries included, located."""
         with self._read() as db:
             t = self._tournament(db, tournament)
-            return list(
-                db.scalars(
-                    select(AuditEntry)
-                    .where(AuditEntry.tournament_id == t.id)
-                    .order_by(AuditEntry.id)
-                )
+            rows = db.scalars(
+                select(AuditEntry).where(AuditEntry.tournament_id == t.id).order_by(AuditEntry.id)
             )
+            return [row for row in rows if row.old]
+
+    def audit_trail(self, tournament: str) -> list[AuditLine]:
+        """Every entry and correction, oldest first, with its session, table and hand."""
+        with self._read() as db:
+            t = self._tournament(db, tournament)
+            out = []
+            rows = db.scalars(
+                select(AuditEntry).where(AuditEntry.tournament_id == t.id).order_by(AuditEntry.id)
+            )
+            for row in rows:
+                table: GameTable | None = None
+                hand = None
+                if row.entity == "hand_record":
+                    record = db.get(HandRecord, row.entity_id)
+                    if record is not None:
+                        table, hand = record.table, record.number
+                elif row.entity == "table":
+                    table = db.get(GameTable, row.entity_id)
+                elif row.entity == "seat_assignment":
+                    seat = db.get(SeatAssignment, row.entity_id)
+                    table = seat.table if seat is not None else None
+                session = table.session.number if table is not None else row.old.get("session")
+                number = table.number if table is not None else row.old.get("table")
+                at = row.at if row.at.tzinfo else row.at.replace(tzinfo=UTC)  # SQLite drops it
+                out.append(
+                    AuditLine(
+                        at.astimezone(UTC),
+                        row.who,
+                        row.entity,
+                        session if isinstance(session, int) else None,
+                        number if isinstance(number, int) else None,
+                        hand,
+                        dict(row.old),
+                        dict(row.new),
+                        row.note,
+                    )
+                )
+            return out
 
     def table_scores(self, tournament: str, session: int, table: int) -> dict[str, int] | None:
         """The 局分 of a table's players, or None when nothing is entered."""
@@ -1001,18 +1203,19 @@ class Store:
 def _audit(
     db: OrmSession,
     t: Tournament,
-    who: str,
+    who: str | None,
     entity: str,
     entity_id: int,
     old: dict[str, Any],
     new: dict[str, Any],
     note: str | None,
 ) -> None:
-    """Keep a correction in the audit trail: who, when (now, UTC), the old and new values."""
+    """Keep an entry or a correction in the audit trail: who (empty when not given), when (now,
+    UTC), the old (empty for a first entry) and new values."""
     db.add(
         AuditEntry(
             tournament_id=t.id,
-            who=who,
+            who=(who or "").strip(),
             entity=entity,
             entity_id=entity_id,
             old=old,

@@ -38,7 +38,7 @@ from guobiao.cli.tournament.common import (
 from guobiao.cli.tournament.common import (
     open_cli_store as _store,
 )
-from guobiao.cli.tournament.entry import ENTRY_COMMANDS
+from guobiao.cli.tournament.entry import ENTRY_COMMANDS, author
 from guobiao.cli.tournament.papers import PAPER_COMMANDS
 from guobiao.cli.tournament.referee import REFEREE_COMMANDS
 from guobiao.tournament.queries import TournamentInfo
@@ -136,17 +136,38 @@ def _read_csv(path: Path) -> list[tuple[int, PlayerRow]]:
 @tournament.command()
 @click.argument("name")
 @click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
+@click.option(
+    "--after-draw",
+    is_flag=True,
+    help="Register players after the draw anyway: they are seated in no session and can play "
+    "only as substitutes (not ranked).",
+)
 @DB_OPTION
-def players(name: str, file: Path, url: str) -> None:
+def players(name: str, file: Path, after_draw: bool, url: str) -> None:
     """Register players from FILE (CSV: number,name,team,substitute,ema_id,country); all rows
     or none. Only number and name are required.
 
     Teams named in the file are created. A team has at most 4 players and 1 substitute.
     ema_id and country (EMA / MERS player number and country) go into the --ema export.
+
+    Once the seats are drawn, a player (not a team's substitute) is refused: the draw is made
+    and nobody new is ever seated in it. --after-draw registers them anyway, with a warning;
+    they can then play only as a substitute for someone absent (`substitute --by`), unranked.
     """
     rows = _read_csv(file)
     with _store(url) as store:
         info = _info(store, name)
+        drawn = _drawn_sessions(store, name)
+        unseated = [row.name for _, row in rows if not row.substitute]
+        if drawn and unseated and not after_draw:
+            _fail(
+                f"{file}: the seats of {name!r} are already drawn (session(s) "
+                f"{', '.join(map(str, drawn))}): {', '.join(unseated)} would never be seated. "
+                "A draw is not redone; a player registered now can only play as a substitute "
+                "for someone absent (not ranked): pass --after-draw to register them so, then "
+                f"`guobiao tournament substitute {name} --session S --player ABSENT --by NAME`",
+                1,
+            )
         names = dict(info.players)
         numbers = {number: player for player, (number, _, _) in names.items()}
         for line, row in rows:
@@ -176,6 +197,32 @@ def players(name: str, file: Path, url: str) -> None:
             _drop_teams(store, name, created)
             raise
     click.echo(f"Added {added} player(s) to {name!r}" + (f", {len(new_teams)} new team(s)."))
+    if drawn and unseated:
+        click.echo(
+            f"warning: the seats are already drawn; seated in no session: {', '.join(unseated)}."
+            " They can play only as substitutes for someone absent, not ranked (`guobiao "
+            f"tournament substitute {name} --session S --player ABSENT --by NAME`)",
+            err=True,
+        )
+
+
+def _drawn_sessions(store: Store, name: str) -> list[int]:
+    """The sessions of the tournament that are seated (have tables), in order."""
+    from sqlalchemy import select
+    from sqlalchemy.orm import Session
+
+    from guobiao.tournament.models import Tournament, TournamentSession
+
+    with Session(store.engine) as db:
+        return list(
+            db.scalars(
+                select(TournamentSession.number)
+                .join(Tournament)
+                .where(Tournament.name == name)
+                .where(TournamentSession.tables.any())
+                .order_by(TournamentSession.number)
+            )
+        )
 
 
 def _add_teams(store: Store, name: str, teams: list[str]) -> list[str]:
@@ -301,7 +348,12 @@ def seating(name: str, session: int, url: str) -> None:
 @click.option("--table", "table_number", type=int, required=True, help="Table number, from 1.")
 @click.argument("scores", nargs=4, type=int, metavar="E S W N")
 @click.option("--correct", is_flag=True, help="Replace totals already entered (needs --who).")
-@click.option("--who", default=None, help="Who makes the correction (kept in the audit trail).")
+@click.option(
+    "--who",
+    default=None,
+    help="Who enters or corrects the totals, kept in the audit trail (default: your login "
+    "name; required with --correct).",
+)
 @click.option("--note", default=None, help="Why (kept in the audit trail).")
 @DB_OPTION
 def totals(
@@ -316,14 +368,16 @@ def totals(
 ) -> None:
     """Enter a table's session totals (局分) from the score sheet, in seat order E S W N.
 
-    They must sum to 4 × the starting points (2000), less any lateness deduction entered with
-    `late`. A table entered twice is refused; --correct --who NAME replaces the totals and
-    keeps the old ones in the audit trail.
+    Each is the player's 局分 after their deductions (the sheet's 局分 row), so they sum to 4 ×
+    the starting points (2000) less any lateness deduction entered with `late`. A table entered
+    twice is refused; --correct --who NAME replaces the totals (read the same way; the
+    lateness deductions stay) and keeps the old ones in the audit trail. Totals that look like a
+    typo (a 局分 below 0 or above 2000) are entered with a warning on stderr.
     """
+    from guobiao.tournament.store import implausible_totals
+
     if correct and not (who and who.strip()):
         _fail("--correct needs --who (the name kept in the audit trail)")
-    if not correct and (who or note):
-        _fail("--who and --note go with --correct")
     with _store(url) as store:
         tables = dict(_seating(store, name, session))
         if table_number not in tables:
@@ -331,15 +385,24 @@ def totals(
         seats = tables[table_number]
         entered = dict(zip(seats, scores, strict=True))
         if correct:
-            assert who is not None
-            store.correct_session_totals(name, session, table_number, entered, who=who, note=note)
+            store.correct_session_totals(
+                name, session, table_number, entered, who=author(who), note=note
+            )
         else:
-            store.record_session_totals(name, session, table_number, entered)
+            store.record_session_totals(
+                name, session, table_number, entered, who=author(who), note=note
+            )
     click.echo(
         ("Corrected " if correct else "")
         + f"Session {session} table {table_number}: "
         + ", ".join(f"{w} {p} {s}" for w, p, s in zip(WINDS, seats, scores, strict=True))
     )
+    for warning in implausible_totals(entered):
+        click.echo(
+            f"warning: session {session} table {table_number}: {warning}; check the sheet "
+            "(fix it with --correct --who NAME)",
+            err=True,
+        )
 
 
 EMA_FIELDS = (

@@ -9,10 +9,13 @@ refusal prints ``error: ...`` and changes nothing.
 from __future__ import annotations
 
 import csv
+import getpass
 import json
 from dataclasses import dataclass
+from datetime import datetime
 from functools import partial
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 from rich.table import Table
@@ -32,7 +35,10 @@ from guobiao.tournament.queries import read_info as _info
 from guobiao.tournament.queries import read_seating as _seating
 from guobiao.tournament.seating import Table as SeatingTable
 
-__all__ = ["ENTRY_COMMANDS", "parse_fans", "parse_penalty", "seat_of"]
+if TYPE_CHECKING:
+    from guobiao.tournament.store import AuditLine
+
+__all__ = ["ENTRY_COMMANDS", "author", "parse_fans", "parse_penalty", "seat_of"]
 
 LATE_WARNING_MINUTES = 10  # 第十三条二(一): 10 分钟之内 警告一次, 罚扣10分
 LATE_FINE_MINUTES = 15  # 15 分钟之内 罚扣20分; beyond: 自动弃权, 局分为0
@@ -160,6 +166,16 @@ def _score_tiles(
     return _Scored(result.points_without_flowers, result.flower_points, names)
 
 
+def author(who: str | None) -> str:
+    """Who an entry is by, for the audit trail: ``--who`` if given, else the login name."""
+    if who and who.strip():
+        return who.strip()
+    try:
+        return getpass.getuser()
+    except (OSError, KeyError):  # no login name (a container without a passwd entry)
+        return "unknown"
+
+
 def _profile(rules_profile: str) -> str:
     return (
         rules_profile.removeprefix("mcr")
@@ -209,7 +225,12 @@ def _profile(rules_profile: str) -> str:
 )
 @click.option("--warning", "warning_texts", multiple=True, help="A seat warned (警告); repeatable.")
 @click.option("--correct", is_flag=True, help="Replace the hand already entered (needs --who).")
-@click.option("--who", default=None, help="Who makes the correction (kept in the audit trail).")
+@click.option(
+    "--who",
+    default=None,
+    help="Who enters or corrects the hand, kept in the audit trail (default: your login name; "
+    "required with --correct).",
+)
 @click.option("--note", default=None, help="Why (kept in the audit trail).")
 @DB_OPTION
 def hand(
@@ -254,8 +275,6 @@ def hand(
     """
     if correct and not (who and who.strip()):
         _fail("--correct needs --who (the name kept in the audit trail)")
-    if not correct and (who or note):
-        _fail("--who and --note go with --correct")
     if winner is None and (discarder or self_drawn or fan_points or fan_list or tiles or flowers):
         _fail(
             "--from, --self-drawn, --fan, --fans, --tiles and --flowers describe a win: "
@@ -312,9 +331,9 @@ def hand(
                 flowers = flowers if flowers is not None else scored.flowers
         except ValueError as err:
             _fail(str(err))
-        enter = (
-            partial(store.correct_hand, who=who or "", note=note) if correct else store.record_hand
-        )
+        enter = partial(store.record_hand, who=author(who), note=note)
+        if correct:
+            enter = partial(store.correct_hand, who=author(who), note=note)
         deltas = enter(
             name,
             session,
@@ -346,7 +365,15 @@ def hand(
     "--minutes", type=click.IntRange(1, None), required=True, help="Minutes after the start."
 )
 @click.option("--substitute", default=None, help="Beyond 15 minutes: who plays the seat instead.")
-@click.option("--who", default=None, help="The referee (kept in the audit trail).")
+@click.option(
+    "--who",
+    default=None,
+    help="The referee, kept in the audit trail (default: your login name; required with "
+    "--correct and for a forfeit).",
+)
+@click.option(
+    "--correct", is_flag=True, help="Replace the lateness already recorded (needs --who)."
+)
 @DB_OPTION
 def late(
     name: str,
@@ -355,13 +382,20 @@ def late(
     minutes: int,
     substitute: str | None,
     who: str | None,
+    correct: bool,
     url: str,
 ) -> None:
     """Lateness (第十三条二(一)): up to 10 minutes, a warning and 10 points deducted; up to 15,
     20 points; beyond 15, a forfeit: 局分 0, and a --substitute plays the seat (陪打).
 
-    The deduction leaves the table: its totals then sum to 2000 less it.
+    The deduction leaves the table: its totals then sum to 2000 less it. A player is late once
+    a session: a second `late` for them is refused; --correct --who NAME replaces the minutes
+    recorded (audited).
     """
+    if correct and not (who and who.strip()):
+        _fail("--correct needs --who (the name kept in the audit trail)")
+    if correct and minutes > LATE_FINE_MINUTES:
+        _fail(f"--correct replaces a deduction (up to {LATE_FINE_MINUTES} minutes late)")
     with _store(url) as store:
         _info(store, name)
         seated = {p: n for n, seats in _seating(store, name, session) for p in seats}
@@ -384,9 +418,20 @@ def late(
             _fail(f"--substitute is for a forfeit (more than {LATE_FINE_MINUTES} minutes late)")
         points = 10 if minutes <= LATE_WARNING_MINUTES else 20
         store.deduct(
-            name, session, seated[player], player, points, kind="late", note=f"{minutes} min"
+            name,
+            session,
+            seated[player],
+            player,
+            points,
+            kind="late",
+            note=f"{minutes} min",
+            who=author(who),
+            correct=correct,
         )
-    click.echo(f"{player}: {points} points deducted in session {session} ({minutes} min late).")
+    what = "corrected: " if correct else ""
+    click.echo(
+        f"{player}: {what}{points} points deducted in session {session} ({minutes} min late)."
+    )
 
 
 @click.command()
@@ -396,48 +441,232 @@ def late(
 @click.option("--by", "by", required=True, help="Who plays the seat instead (a registered player).")
 @click.option("--who", required=True, help="The referee or organiser (kept in the audit trail).")
 @click.option("--note", default=None, help="Why.")
+@click.option(
+    "--allow-team-mate",
+    is_flag=True,
+    help="Seat the substitute even at a table with a player of their own team (with a warning).",
+)
 @DB_OPTION
 def substitute(
-    name: str, session: int, player: str, by: str, who: str, note: str | None, url: str
+    name: str,
+    session: int,
+    player: str,
+    by: str,
+    who: str,
+    note: str | None,
+    allow_team_mate: bool,
+    url: str,
 ) -> None:
     """A substitute (陪打, 第十二条三(二)) plays an absent player's seat for a whole session.
 
     The substitute's score counts for the table; they take no standard points and no place.
     The absent player's session is recorded as an absence. For a session interrupted by an
     absence (三缺一), enter the hands played: the scores stand as reached (第十二条三(一)).
+
+    A substitute who would sit with a team-mate is refused, as the draw keeps team-mates
+    apart (their score moves the team-mate's): choose one from another team, or pass
+    --allow-team-mate to seat them anyway (a warning says with whom).
     """
     with _store(url) as store:
-        table = store.substitute(name, session, player, by, who=who, note=note)
+        info = _info(store, name)
+        team = info.players[by][1] if by in info.players else None
+        mates = [
+            p
+            for _, seats in _seating(store, name, session)
+            if player in seats
+            for p in seats
+            if p != player and team is not None and info.players[p][1] == team
+        ]
+        if mates and not allow_team_mate:
+            _fail(
+                f"{name!r}: session {session}: {by} ({team}) would sit with team-mate(s) "
+                f"{', '.join(mates)}; choose a substitute from another team, or pass "
+                "--allow-team-mate to seat them anyway",
+                1,
+            )
+        table = store.substitute(
+            name, session, player, by, who=who, note=note, allow_team_mate=allow_team_mate
+        )
+    if mates:
+        click.echo(
+            f"warning: {by} ({team}) sits with team-mate(s) {', '.join(mates)} at table {table} "
+            "(--allow-team-mate)",
+            err=True,
+        )
     click.echo(
         f"Session {session} table {table}: {by} plays for {player} (substitute, not ranked)."
     )
 
 
+_PENALTY_WORDS = {
+    "FALSE_WIN": "false",
+    "FAKE_WIN": "fake",
+    "INTENTIONAL_FAKE_WIN": "intentional",
+    "WRONG_COUNT": "count",
+    "VIOLATION": "fine",
+    "WARNING": "warning",
+}
+
+
+def _wind(seat: object) -> str:
+    return WINDS[seat] if isinstance(seat, int) and 0 <= seat < len(WINDS) else "none"
+
+
+def _penalty_text(items: object) -> str:
+    """Stored penalties as the referee types them: ``W:false N:warning S:fine:10:E``."""
+    if not isinstance(items, list) or not items:
+        return "none"
+    out = []
+    for item in items:
+        kind = str(item.get("kind"))
+        word = _PENALTY_WORDS.get(kind, kind.lower())
+        text = f"{_wind(item.get('seat'))}:{word}"
+        if word == "fine":
+            text += f":{item.get('amount')}"
+            if item.get("payee") is not None:
+                text += f":{_wind(item.get('payee'))}"
+        out.append(text)
+    return " ".join(out)
+
+
+def _hand_fields(record: dict[str, object]) -> dict[str, str]:
+    """A stored hand's fields as text, in the order a referee reads a sheet."""
+    winner = record.get("winner")
+    discarder = record.get("discarder")
+    fans = record.get("fans")
+    how = _wind(discarder) if discarder is not None else "self-drawn"
+    return {
+        "winner": _wind(winner),
+        "from": "none" if winner is None else how,
+        "fan": str(record.get("fan_points", 0)),
+        "flowers": str(record.get("flowers", 0)),
+        "fans": ",".join(map(str, fans)) if isinstance(fans, list) and fans else "none",
+        "tiles": str(record.get("tiles") or "none"),
+        "penalties": _penalty_text(record.get("penalties")),
+    }
+
+
+def _hand_change(old: dict[str, object], new: dict[str, object]) -> str:
+    after = _hand_fields(new)
+    if not old:
+        if new.get("winner") is None:
+            what = "drawn hand"
+        else:
+            how = "self-drawn" if new.get("discarder") is None else f"from {after['from']}"
+            what = f"{after['winner']} wins {how}, fan {after['fan']}"
+            if new.get("flowers"):
+                what += f" + {after['flowers']} flowers"
+        if after["penalties"] != "none":
+            what += f", penalties {after['penalties']}"
+        return f"entered {what}"
+    before = _hand_fields(old)
+    changes = [f"{k} {before[k]} -> {after[k]}" for k in after if before[k] != after[k]]
+    return ", ".join(changes) or "re-entered unchanged"
+
+
+def _points(values: object) -> dict[str, int]:
+    return {str(k): int(v) for k, v in values.items()} if isinstance(values, dict) else {}
+
+
+def _table_change(old: dict[str, object], new: dict[str, object]) -> str:
+    if "deduction" in new:  # lateness or another session-level deduction
+        d = new["deduction"] if isinstance(new["deduction"], dict) else {}
+        now = f"-{d.get('points')}" + (f" ({d['note']})" if d.get("note") else "")
+        head = f"{d.get('kind')} {d.get('player')}"
+        e = old.get("deduction")
+        if not isinstance(e, dict):
+            return f"{head} {now}"
+        then = f"-{e.get('points')}" + (f" ({e['note']})" if e.get("note") else "")
+        return f"{head} {then} -> {now}"
+    scores, deductions = _points(new.get("scores")), _points(new.get("deductions"))
+    if not old:
+        what = "totals " + ", ".join(f"{p} {s}" for p, s in scores.items())
+        if deductions:
+            what += "; deducted " + ", ".join(f"{p} {v}" for p, v in deductions.items())
+        return what
+    was, was_deducted = _points(old.get("scores")), _points(old.get("deductions"))
+    changes = [f"{p} {was.get(p)} -> {s}" for p, s in scores.items() if was.get(p) != s]
+    parts = ["totals " + ", ".join(changes)] if changes else []
+    moved = [
+        f"{p} {was_deducted.get(p, 0)} -> {deductions.get(p, 0)}"
+        for p in dict.fromkeys([*was_deducted, *deductions])
+        if was_deducted.get(p, 0) != deductions.get(p, 0)
+    ]
+    if moved:
+        parts.append("deducted " + ", ".join(moved))
+    return "; ".join(parts) or "totals re-entered unchanged"
+
+
+def _change(line: AuditLine) -> str:
+    """What an audit entry changed, in words: ``winner S -> N``, ``totals Ann 620 -> 600``."""
+    if line.entity == "hand_record":
+        return _hand_change(line.old, line.new)
+    if line.entity == "table":
+        return _table_change(line.old, line.new)
+    if line.entity == "seat_assignment":
+        kind = line.new.get("kind", "absent")
+        return f"{line.new.get('player')} plays for {line.new.get('replaces')} ({kind})"
+    keys = [k for k in dict.fromkeys([*line.old, *line.new]) if line.old.get(k) != line.new.get(k)]
+    return ", ".join(f"{k} {line.old.get(k, 'none')} -> {line.new.get(k, 'none')}" for k in keys)
+
+
+def _place(line: AuditLine) -> str:
+    parts = []
+    if line.session is not None:
+        parts.append(f"session {line.session}")
+    if line.table is not None:
+        parts.append(f"table {line.table}")
+    if line.hand is not None:
+        parts.append(f"hand {line.hand + 1}")
+    return ", ".join(parts) or "tournament"
+
+
 @click.command()
 @click.argument("name")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON (times in UTC) instead.")
 @DB_OPTION
-def audit(name: str, url: str) -> None:
-    """Every correction and substitution: who, when (UTC), and the fields changed, old and
-    new (the store keeps the whole records)."""
+def audit(name: str, as_json: bool, url: str) -> None:
+    """Every entry, correction and substitution, one a line, oldest first:
+
+    \b
+      session 2, table 4, hand 7: winner S -> N, by li, 14:02 (misheard)
+
+    Times are local (the zone is in the heading), grouped by day; hands count 1-16, seats are
+    the seat winds of that hand. --json gives the same with the stored old and new values.
+    """
     with _store(url) as store:
-        entries = store.audit(name)
-    table = Table(title=f"{name}: audit trail", show_header=True, header_style="bold")
-    for column in ("When (UTC)", "Who", "What", "Old", "New", "Note"):
-        table.add_column(column, overflow="fold")
-    for e in entries:
-        keys = [k for k in dict.fromkeys([*e.old, *e.new]) if e.old.get(k) != e.new.get(k)]
-        table.add_row(
-            e.at.strftime("%Y-%m-%d %H:%M:%S"),
-            e.who,
-            f"{e.entity} {e.entity_id}",
-            json.dumps({k: e.old.get(k) for k in keys}, ensure_ascii=False),
-            json.dumps({k: e.new.get(k) for k in keys}, ensure_ascii=False),
-            e.note or "",
-        )
-    console = _console()
-    console.print(table)
-    if not entries:
-        console.print("No corrections.")
+        lines = store.audit_trail(name)
+    if as_json:
+        doc = [
+            {
+                "at": line.at.isoformat(),
+                "who": line.who,
+                "session": line.session,
+                "table": line.table,
+                "hand": None if line.hand is None else line.hand + 1,
+                "what": line.entity,
+                "change": _change(line),
+                "note": line.note,
+                "old": line.old,
+                "new": line.new,
+            }
+            for line in lines
+        ]
+        click.echo(json.dumps({"tournament": name, "audit": doc}, ensure_ascii=False, indent=2))
+        return
+    if not lines:
+        click.echo(f"{name}: no entries or corrections yet.")
+        return
+    zone = datetime.now().astimezone().tzname() or "local"
+    click.echo(f"{name}: audit trail (times {zone})")
+    day = None
+    for line in lines:
+        at = line.at.astimezone()
+        if at.date() != day:
+            day = at.date()
+            click.echo(day.isoformat())
+        why = f" ({line.note})" if line.note else ""
+        click.echo(f"  {_place(line)}: {_change(line)}, by {line.who or '?'}, {at:%H:%M}{why}")
 
 
 @click.command()

@@ -1,9 +1,13 @@
 // What both pages share: the two languages, the saved room keys, small DOM helpers.
 "use strict";
 
+// The pages' strings. The game's terms (盘, 碰, 点炮, 番, the winds ...) are not here: t() takes
+// them from the glossary the papers print (TERM_KEYS below); server messages are MESSAGES.
 const STRINGS = {
   en: {
     title: "guobiao — Chinese Official Mahjong",
+    tournaments: "Tournaments",
+    spaceKey: "Space",
     lobby: "Lobby",
     create: "Create a table",
     tableName: "Table name",
@@ -30,20 +34,9 @@ const STRINGS = {
     needInvite: "A place is taken with the table's invite link: ask its creator.",
     practice: "practice",
     closed: "this table is closed",
-    hand: "Hand",
-    wall: "Wall",
-    round: "Round",
     hints: "Hints",
-    shanten: "Shanten",
-    ready: "Ready",
     win: "Win (Hu)",
-    pass: "Pass",
-    pung: "Pung",
-    kong: "Kong",
-    chow: "Chow",
-    concealed_kong: "Concealed kong",
     added_kong: "Add kong",
-    discard: "Discard",
     yourTurn: "Your turn",
     bestDiscards: "Best discards",
     useful: "Useful tiles",
@@ -54,21 +47,16 @@ const STRINGS = {
     wins: "wins",
     selfDrawn: "self-drawn",
     dealIn: "discarded by",
-    total: "Total",
     points: "pts",
     nextHand: "Next hand in",
     sessionEnd: "Session over",
-    score: "Score",
-    stdPoints: "Standard points",
     timeout: "time-out",
     connected: "connected",
     disconnected: "disconnected — reconnecting…",
     spectating: "Watching",
     close: "Close",
     labels: "Labels",
-    penalties: "Penalties",
     forfeit: "forfeit",
-    winds: ["East", "South", "West", "North"],
     acts: {discard: "discards", pung: "pungs", kong: "kongs", chow: "chows", concealed_kong: "declares a concealed kong",
            added_kong: "adds a kong", win: "wins", pass: "passes"},
     you: "you",
@@ -90,6 +78,8 @@ const STRINGS = {
   },
   zh: {
     title: "国标麻将",
+    tournaments: "比赛",
+    spaceKey: "空格",
     lobby: "大厅",
     create: "开桌",
     tableName: "桌名",
@@ -116,47 +106,22 @@ const STRINGS = {
     needInvite: "入座需要本桌的邀请链接：请向开桌人索取。",
     practice: "练习",
     closed: "本桌已关闭",
-    hand: "盘",
-    wall: "牌墙",
-    round: "圈风",
     hints: "提示",
-    shanten: "向听",
-    ready: "听牌",
-    win: "和",
-    pass: "过",
-    pung: "碰",
-    kong: "杠",
-    chow: "吃",
-    concealed_kong: "暗杠",
-    added_kong: "加杠",
-    discard: "打出",
     yourTurn: "轮到你",
     bestDiscards: "最佳打法",
     useful: "有效牌",
-    waits: "听牌",
+    waits: "听",
     live: "张",
     handEnd: "本盘结束",
-    draw: "荒庄",
     wins: "和牌",
-    selfDrawn: "自摸",
-    dealIn: "点炮",
-    total: "合计",
-    points: "番",
     nextHand: "下一盘",
     sessionEnd: "本局结束",
-    score: "局分",
-    stdPoints: "标准分",
     timeout: "超时",
     connected: "已连接",
     disconnected: "连接断开，正在重连…",
     spectating: "观战中",
     close: "关闭",
     labels: "标注",
-    penalties: "罚分",
-    forfeit: "判负",
-    winds: ["东", "南", "西", "北"],
-    acts: {discard: "打出", pung: "碰", kong: "杠", chow: "吃", concealed_kong: "暗杠",
-           added_kong: "加杠", win: "和", pass: "过"},
     you: "你",
     replay: "回放",
     replayHands: "回放各盘",
@@ -176,10 +141,207 @@ const STRINGS = {
   },
 };
 
+// -- the glossary: the game's terms are the printed papers' ----------------------------------
+// GLOSSARY (/static/glossary.js, made by the app, loaded before this file) is
+// guobiao.table.glossary with the bots' names. t() takes these keys from it: [page key, glossary
+// key, "zh" when the page keeps its own English phrase ("discarded by", "pts") and only the 中文
+// is the glossary's].
+const GLOSSARY_DATA = typeof GLOSSARY === "object" ? GLOSSARY : {terms: {}, winds: [], names: {}, bots: {}};
+const TERM_KEYS = [
+  ["hand", "hand"], ["wall", "wall"], ["round", "round"], ["shanten", "shanten"], ["ready", "ready"],
+  ["pass", "pass"], ["pung", "pung"], ["kong", "kong"], ["chow", "chow"],
+  ["concealed_kong", "concealed_kong"], ["discard", "discard"], ["total", "total"],
+  ["score", "session_score"], ["stdPoints", "standard_points"], ["penalties", "penalties"],
+  ["dealer", "dealer"], ["win", "win", "zh"], ["added_kong", "added_kong", "zh"],
+  ["draw", "drawn_hand", "zh"], ["selfDrawn", "self_drawn", "zh"], ["dealIn", "deal_in", "zh"],
+  ["points", "fan", "zh"], ["forfeit", "foul", "zh"], ["after", "session_score", "zh"],
+  ["flowers", "flower", "zh"], ["dealerMark", "dealer", "zh"],
+  // the end-of-hand breakdown's (explain.js)
+  ["payDealIn", "deal_in", "zh"], ["pay_fans", "fan", "zh"], ["pay_flowers", "flowers", "zh"],
+  ["pay_penalty", "penalties", "zh"], ["pen_false_win", "false_win", "zh"],
+  ["pen_fake_win", "fake_win", "zh"], ["pen_violation", "violation", "zh"],
+];
+const TERM_OF = Object.fromEntries(TERM_KEYS.map(([page, key, only]) => [page, {key, only}]));
+const ACTION_KINDS = ["discard", "pung", "kong", "chow", "concealed_kong", "added_kong", "win", "pass"];
+
+// A glossary term by its key ("deal_in", a penalty's kind "false_win"), in lang.
+function term(key, lang = LANG) {
+  const found = GLOSSARY_DATA.terms[key];
+  return found ? found[lang] ?? found.en : key;
+}
+
+// What t() reads from the glossary, or undefined.
+function glossaryString(key, lang) {
+  const mapped = TERM_OF[key];
+  if (mapped && (!mapped.only || mapped.only === lang) && GLOSSARY_DATA.terms[mapped.key]) return term(mapped.key, lang);
+  if (key === "winds" && GLOSSARY_DATA.winds.length) return GLOSSARY_DATA.winds.map((w) => term(w, lang));
+  if (key === "acts" && lang === "zh") return Object.fromEntries(ACTION_KINDS.map((k) => [k, term(k, lang)]));
+  if (key.startsWith("kind_") && GLOSSARY_DATA.bots[key.slice(5)]) return GLOSSARY_DATA.bots[key.slice(5)][lang];
+  return undefined;
+}
+
+// A name the server made (glossary names: "efficiency bot B", "Table Ab3x") in lang; any other
+// name as it is.
+function localName(name, lang = LANG) {
+  if (typeof name !== "string") return name;
+  for (const [kind, made] of Object.entries(GLOSSARY_DATA.names)) {
+    const slots = [...made.en.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
+    const pattern = made.en.replace(/[.*+?^$()|[\]\\]/g, "\\$&").replace(/\{(\w+)\}/g, (_, slot) =>
+      slot === "kind" ? `(${Object.keys(GLOSSARY_DATA.bots).join("|")})` : slot === "place" ? "([A-D])" : "(\\S+)");
+    const found = new RegExp(`^${pattern}$`).exec(name);
+    if (!found) continue;
+    const values = Object.fromEntries(slots.map((slot, i) => [slot, found[i + 1]]));
+    if (kind === "bot") values.kind = GLOSSARY_DATA.bots[values.kind][lang];
+    return (made[lang] || made.en).replace(/\{(\w+)\}/g, (_, slot) => values[slot]);
+  }
+  return name;
+}
+
+// -- the server's messages ---------------------------------------------------------------------
+// Every code the server sends (socket errors, notices, time-outs, HTTP refusals) in both
+// languages, {param} filled from the message's params; a code not here shows the server's
+// English. Keep it JSON (quoted keys, no trailing comma): tests/test_web_messages.py reads it and
+// checks it against every code and param in the server's sources.
+const MESSAGES = {
+  "en": {
+    "bad_json": "The server could not read that message (not JSON).",
+    "bad_message": "The server could not read that message.",
+    "bad_action": "That is not an action.",
+    "too_long": "That message is too long (at most {max} characters).",
+    "bad_token": "This link opens no place at this table.",
+    "too_many": "Too many connections (at most {max}): close another tab.",
+    "rate_limited": "Too many messages: at most {rate} a second.",
+    "spectator": "Spectators cannot play.",
+    "not_started": "The session has not started.",
+    "hand_over": "The hand is over.",
+    "not_your_turn": "You have nothing to do now.",
+    "illegal_action": "Not a legal action now: {action}.",
+    "not_between_hands": "There is no next hand to be ready for.",
+    "not_auto": "You are playing already.",
+    "timeout": "{name}: time-out → {action}",
+    "auto_on": "{name} ran out of time twice: a bot plays for them.",
+    "auto_off": "{name} plays again.",
+    "no_room": "No such table.",
+    "no_hand": "No such hand.",
+    "hand_live": "That hand is still in play: only a hand that is over can be replayed.",
+    "not_found": "Not found.",
+    "forbidden": "You may not do this.",
+    "bad_invite": "A place is taken with the table's invite link: ask its creator.",
+    "bad_name": "A name is {min}-{max} characters.",
+    "bad_place": "A place is {min}-{max}.",
+    "bad_bot": "There is no bot {kind}.",
+    "taken": "Place {place} is taken.",
+    "full": "Every place is taken.",
+    "started": "The session has started.",
+    "not_full": "Seat a person or a bot at every place first.",
+    "seed": "A seed may be chosen only for a practice table.",
+    "slow_down": "Too many attempts: wait a while.",
+    "busy": "The server has as many tables as it takes: try again later.",
+    "no_tournament": "No such tournament.",
+    "refused": "Refused: {detail}",
+    "login": "Log in as a referee of this tournament.",
+    "bad_login": "Wrong user name or password.",
+    "csrf": "The page's security token is missing or wrong: reload the page.",
+    "json": "Send JSON.",
+    "bad_scores": "Give the four scores E S W N.",
+    "bad_request": "The request was refused: a value is missing or out of range.",
+    "network": "The server cannot be reached."
+  },
+  "zh": {
+    "bad_json": "服务器无法读取该消息（不是 JSON）。",
+    "bad_message": "服务器无法读取该消息。",
+    "bad_action": "这不是一个操作。",
+    "too_long": "消息太长（最多 {max} 个字符）。",
+    "bad_token": "此链接不能进入本桌。",
+    "too_many": "连接太多（最多 {max} 个）：请关闭其他标签页。",
+    "rate_limited": "消息太频繁：每秒最多 {rate} 条。",
+    "spectator": "观战者不能出牌。",
+    "not_started": "本局尚未开始。",
+    "hand_over": "本盘已结束。",
+    "not_your_turn": "现在没有你要做的。",
+    "illegal_action": "现在不能这样做：{action}。",
+    "not_between_hands": "现在没有下一盘可准备。",
+    "not_auto": "你已经在自己出牌了。",
+    "timeout": "{name}：超时 → {action}",
+    "auto_on": "{name} 两次超时：由机器人托管。",
+    "auto_off": "{name} 回来了，自己出牌。",
+    "no_room": "没有这张牌桌。",
+    "no_hand": "没有这一盘。",
+    "hand_live": "这一盘还在进行中：只能回放已结束的盘。",
+    "not_found": "找不到。",
+    "forbidden": "你没有权限这样做。",
+    "bad_invite": "入座需要本桌的邀请链接：请向开桌人索取。",
+    "bad_name": "名字须为 {min}-{max} 个字符。",
+    "bad_place": "座位须为 {min}-{max}。",
+    "bad_bot": "没有 {kind} 这种机器人。",
+    "taken": "{place} 座已有人。",
+    "full": "座位已满。",
+    "started": "本局已经开始。",
+    "not_full": "请先在每个座位安排玩家或机器人。",
+    "seed": "只有练习桌可以指定种子。",
+    "slow_down": "尝试太频繁：请稍后再试。",
+    "busy": "服务器的牌桌已满：请稍后再试。",
+    "no_tournament": "没有这个比赛。",
+    "refused": "被拒绝：{detail}",
+    "login": "请以本比赛的裁判身份登录。",
+    "bad_login": "用户名或密码错误。",
+    "csrf": "页面的安全令牌缺失或错误：请刷新页面。",
+    "json": "请以 JSON 发送。",
+    "bad_scores": "请填写东南西北四家的局分。",
+    "bad_request": "请求被拒绝：有数值缺失或超出范围。",
+    "network": "无法连接服务器。"
+  }
+};
+
+// An action ("chow W1W2W3") in lang's terms, its tiles as the page labels them.
+function actionWords(text, lang = LANG) {
+  const [kind, arg] = String(text).split(" ");
+  const name = ACTION_KINDS.includes(kind) ? term(kind, lang) : kind;
+  return arg ? `${name} ${splitTiles(arg).map(tileLabel).join("")}` : name;
+}
+
+function paramText(key, value, lang) {
+  if (Array.isArray(value)) return value.map((v) => paramText(key, v, lang)).join(", ");
+  if (key === "action" || key === "legal") return actionWords(value, lang);
+  if (key === "name") return localName(value, lang);
+  if (key === "seat" && Number.isInteger(value)) return GLOSSARY_DATA.winds.length ? term(GLOSSARY_DATA.winds[value], lang) : String(value);
+  if (key === "place" && Number.isInteger(value)) return "ABCD"[value] ?? String(value);
+  return value === null || value === undefined ? "" : String(value);
+}
+
+// A server message ({code, message, params}: an error, a notice, an HTTP refusal's detail) in lang.
+function describe(msg, lang = LANG) {
+  if (!msg || typeof msg !== "object") return String(msg ?? "");
+  const text = (MESSAGES[lang] || {})[msg.code];
+  if (text === undefined) return msg.message || msg.code || "";
+  const params = msg.params || {};
+  return text.replace(/\{(\w+)\}/g, (_, key) => paramText(key, params[key], lang));
+}
+
+// Both languages at once, for the bilingual tournament pages.
+function bilingual(msg) {
+  const zh = describe(msg, "zh");
+  const en = describe(msg, "en");
+  return zh === en ? en : `${zh} — ${en}`;
+}
+
+// The tournament pages speak both languages at once (tournament-common.js sets this).
+let BILINGUAL = false;
+
+// An Error for a refusal, its message in the page's language; code, params and status kept.
+function serverError(msg, status) {
+  const err = new Error(BILINGUAL ? bilingual(msg) : describe(msg));
+  err.code = msg.code;
+  err.params = msg.params || {};
+  err.status = status;
+  return err;
+}
+
 let LANG = new URLSearchParams(location.search).get("lang") || localStorage.getItem("guobiao:lang") || (navigator.language.startsWith("zh") ? "zh" : "en");
 
+// A page string: the glossary's term (TERM_KEYS) first, else STRINGS, else the English.
 function t(key) {
-  return (STRINGS[LANG] && STRINGS[LANG][key]) ?? STRINGS.en[key] ?? key;
+  return glossaryString(key, LANG) ?? (STRINGS[LANG] && STRINGS[LANG][key]) ?? STRINGS.en[key] ?? key;
 }
 
 function setLang(lang) {
@@ -223,16 +385,25 @@ function saveRoomKeys(id, keys) {
   localStorage.setItem("guobiao:room:" + id, JSON.stringify({...roomKeys(id), ...keys}));
 }
 
+// A JSON request; a refusal throws serverError(detail): its message in the page's language.
 async function api(method, path, body) {
-  const res = await fetch(path, {
-    method,
-    headers: body ? {"Content-Type": "application/json"} : {},
-    body: body ? JSON.stringify(body) : undefined,
-  });
+  let res;
+  try {
+    res = await fetch(path, {
+      method,
+      headers: body ? {"Content-Type": "application/json"} : {},
+      body: body ? JSON.stringify(body) : undefined,
+    });
+  } catch (err) {
+    throw serverError({code: "network", message: String(err && err.message)}, 0);
+  }
   const data = await res.json().catch(() => ({}));
   if (!res.ok) {
-    const detail = data.detail;
-    throw new Error(typeof detail === "object" && detail ? detail.message : JSON.stringify(detail));
+    const d = data.detail;
+    // a 422's detail is the validation's list: no code of ours
+    const msg = d && typeof d === "object" && !Array.isArray(d) ? d
+      : {code: res.status === 422 ? "bad_request" : undefined, message: typeof d === "string" ? d : `HTTP ${res.status}`};
+    throw serverError(msg, res.status);
   }
   return data;
 }
@@ -291,8 +462,11 @@ function tile(name, opts = {}) {
 
 // The end of a hand as the table and replay pages show it: the winner (or the draw, the
 // forfeit), the winning hand, the fans, penalties and each seat's score change. r: the hand's
-// result (HandResult.summary); names: by seat; w: the winning hand (concealed, melds, flowers).
-function handResultParts(r, names, w) {
+// result (HandResult.summary); names: by seat; w: the winning hand (concealed, melds, flowers);
+// x: the breakdown (explain.js draws it: each fan's sets, the fans not counted, the payments).
+function handResultParts(r, names, w, x) {
+  names = names.map((n) => localName(n));  // a bot's name in the page's language
+  const explained = x && typeof explainParts === "function";
   const parts = [];
   if (r.winner === null) {
     parts.push(el("p", {}, r.forfeit ? `${names[r.forfeit.seat]}: ${t("forfeit")} (${r.forfeit.reason})` : t("draw")));
@@ -306,12 +480,13 @@ function handResultParts(r, names, w) {
     }
     const zh = LANG === "zh";
     parts.push(el("table", {class: "fans"},
-      r.fans.map((f) => el("tr", {}, el("td", {}, zh ? f.zh : f.en), el("td", {class: "muted"}, zh ? f.en : f.zh),
+      r.fans.map((f, i) => el("tr", {}, el("td", {}, zh ? f.zh : f.en, explained ? fanSets(x, i) : null), el("td", {class: "muted"}, zh ? f.en : f.zh),
         el("td", {class: "num"}, `${f.points}${f.count > 1 ? " × " + f.count : ""}`))),
       el("tr", {class: "total"}, el("td", {}, t("total")), el("td", {}), el("td", {class: "num"}, `${r.total} ${t("points")}`))));
   }
+  if (explained) parts.push(...explainParts(x, names, r));
   if (r.penalties.length) {
-    parts.push(el("p", {}, `${t("penalties")}: ` + r.penalties.map((p) => `${names[p.seat]} ${p.kind} ${p.amount}`).join(", ")));
+    parts.push(el("p", {}, `${t("penalties")}: ` + r.penalties.map((p) => `${names[p.seat]} ${term(p.kind)} ${p.amount}`).join(", ")));
   }
   parts.push(el("table", {class: "deltas"}, r.deltas.map((d, s) => el("tr", {},
     el("td", {}, `${t("winds")[s]} ${names[s]}`), el("td", {class: "num " + (d > 0 ? "plus" : d < 0 ? "minus" : "")}, (d > 0 ? "+" : "") + d)))));

@@ -14,7 +14,7 @@ const showClock = makeCountdown((clock, remaining) => {
   const box = document.getElementById("p-clock");
   document.getElementById("p-time").textContent = clockText(remaining);
   document.getElementById("p-session").textContent =
-    clock.session ? `第${clock.session}局 Session ${clock.session}` : "";
+    clock.session ? `第${clock.session}${term("session", "zh")} ${term("session", "en")} ${clock.session}` : "";
   const warn = remaining <= clock.warning && remaining > 0;
   const over = remaining <= 0;
   box.classList.toggle("warn", warn);
@@ -33,7 +33,7 @@ function chunks(list, size) {
 
 function seatingPages(seating) {
   return chunks(seating.tables, Math.max(1, Math.floor(ROWS / 2))).map((tables, i, all) => ({
-    title: `第${seating.session}局 座位 Seating, session ${seating.session}` + (all.length > 1 ? ` (${i + 1}/${all.length})` : ""),
+    title: `第${seating.session}${term("session", "zh")} 座位 Seating, ${term("session", "en").toLowerCase()} ${seating.session}` + (all.length > 1 ? ` (${i + 1}/${all.length})` : ""),
     node: el("div", {class: "p-tables"}, tables.map((t) => el("div", {class: "p-table"},
       el("div", {class: "p-table-no"}, `${t.table}`),
       el("ol", {class: "p-seats"}, t.seats.map((s) => el("li", {},
@@ -70,8 +70,8 @@ async function refresh(version, clock) {
     const session = summary.clock.session || summary.current;
     const pages = [];
     if (session) pages.push(...seatingPages(await api("GET", tApi(NAME, "seating", session))));
-    if (standings.individual.length) pages.push(...standingPages("个人名次 Standings", standings.individual, false));
-    if (standings.teams.length) pages.push(...standingPages("团体名次 Team standings", standings.teams, true));
+    if (standings.individual.length) pages.push(...standingPages(both("individual_ranking"), standings.individual, false));
+    if (standings.teams.length) pages.push(...standingPages(both("team_ranking"), standings.teams, true));
     PAGES = pages;
     show();
   } catch (err) {

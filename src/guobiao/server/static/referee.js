@@ -21,9 +21,8 @@ async function post(path, body) {
   const data = await res.json().catch(() => ({}));
   if (!res.ok) {
     const d = data.detail;
-    const err = new Error(typeof d === "object" && d ? (d.message || JSON.stringify(d)) : String(d || res.status));
-    err.status = res.status;
-    throw err;
+    throw serverError(d && typeof d === "object" && !Array.isArray(d) ? d
+      : {code: res.status === 422 ? "bad_request" : undefined, message: String(d || res.status)}, res.status);
   }
   return data;
 }
@@ -33,7 +32,7 @@ function showLoggedIn() {
   $("entry-card").hidden = !ME;
   $("clock-card").hidden = !ME || ME.role !== "organiser";
   $("logout").hidden = !ME;
-  $("who").textContent = ME ? `${ME.username} (${ME.role})` : "";
+  $("who").textContent = ME ? `${ME.username} (${ME.role === "organiser" ? "组织者 organiser" : "裁判 referee"})` : "";
 }
 
 function currentTable() {
@@ -59,8 +58,8 @@ function check(event) {
   const complete = scores.every((s) => s !== null);
   const badDeduction = deducted.some((d) => Number.isNaN(d) || d < 0);
   let state = "";
-  if (t.source === "hands") state = "entered hand by hand: correct it with guobiao tournament hand";
-  else if (badDeduction) state = "✗ a deduction is a positive whole number";
+  if (t.source === "hands") state = "已按盘录入：请用 guobiao tournament hand 更正 entered hand by hand: correct it with guobiao tournament hand";
+  else if (badDeduction) state = `✗ ${term("deduction", "zh")}须为正整数 a deduction is a positive whole number`;
   else if (!complete) state = "";
   else if (sum !== expected) state = `✗ ${sum - expected > 0 ? "+" : ""}${sum - expected}`;
   else state = "✓";
@@ -144,7 +143,7 @@ $("entry").addEventListener("submit", async (e) => {
   fill($("entry-error"));
   fill($("entry-ok"));
   if (!check()) {
-    $("entry-error").textContent = "The scores must sum to " + $("expected").textContent + ".";
+    $("entry-error").textContent = `${term("session_score", "zh")}合计须为 ${$("expected").textContent} The scores must sum to ${$("expected").textContent}.`;
     return;
   }
   const t = currentTable();
@@ -157,7 +156,7 @@ $("entry").addEventListener("submit", async (e) => {
       session: Number($("session").value), table: t.table, scores, deductions,
       note: $("note").value || null, correct: t.entered,
     });
-    $("entry-ok").textContent = `✓ ${t.entered ? "corrected" : "saved"}: table ${t.table}`;
+    $("entry-ok").textContent = `✓ ${t.entered ? "已更正 corrected" : "已保存 saved"}: 第${t.table}${term("table", "zh")} table ${t.table}`;
     $("note").value = "";
     await loadSummary(false);  // on to the next table not yet entered
   } catch (err) {

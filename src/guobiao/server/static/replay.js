@@ -51,7 +51,7 @@ async function loadRoom() {
     hands = data.hands;
     TILES = data.tiles;
   } catch (e) { $("error").textContent = e.message; return; }
-  $("room-name").textContent = room.name;
+  $("room-name").textContent = localName(room.name);
   fillSelect();
   const over = hands.filter((h) => h.over);
   if (!over.length) { $("error").textContent = t("noReplay"); return; }
@@ -62,7 +62,7 @@ async function loadRoom() {
 function handLabel(h) {
   const wind = t("winds")["ESWN".indexOf(h.round_wind)];
   let how = t("liveHand");
-  if (h.over) how = h.winner === null || h.winner === undefined ? t("draw") : `${h.names_by_seat[h.winner]} ${t("wins")} ${h.total}`;
+  if (h.over) how = h.winner === null || h.winner === undefined ? t("draw") : `${localName(h.names_by_seat[h.winner])} ${t("wins")} ${h.total}`;
   return `${h.number + 1} · ${wind} · ${how}`;
 }
 
@@ -125,7 +125,7 @@ document.addEventListener("keydown", (ev) => {
 function render() {
   if (!replay) return;
   const frame = replay.frames[step];
-  const names = replay.names_by_seat;
+  const names = replay.names_by_seat.map((n) => localName(n));
   $("scrub").value = String(step);
   $("step").textContent = `${step} / ${replay.frames.length - 1}`;
   $("prev").disabled = $("first").disabled = step === 0;
@@ -151,8 +151,8 @@ function renderSeat(frame, seat) {
   const delta = result ? result.deltas[seat] : null;
   const head = el("div", {class: "seat-head"},
     el("span", {class: "wind"}, t("winds")[seat]),
-    seat === 0 ? el("span", {class: "dealer"}, LANG === "zh" ? "庄" : "D") : null,
-    el("span", {class: "name"}, replay.names_by_seat[seat]),
+    seat === 0 ? el("span", {class: "dealer"}, LANG === "zh" ? term("dealer") : "D") : null,
+    el("span", {class: "name"}, localName(replay.names_by_seat[seat])),
     delta !== null ? el("span", {class: "score " + (delta > 0 ? "plus" : delta < 0 ? "minus" : "")}, (delta > 0 ? "+" : "") + delta) : null);
   const hand = el("div", {class: "hand-up"}, splitTiles(frame.hands[seat]).map((x) => tile(x)),
     frame.drawn && frame.current === seat ? tile(frame.drawn, {cls: "drawn"}) : null);
@@ -172,7 +172,7 @@ function renderResult(frame) {
   if (!r) { box.replaceChildren(); return; }
   const names = replay.names_by_seat;
   const parts = [el("h2", {}, `${t("handEnd")} (${t("hand")} ${replay.hand_number + 1})`),
-    ...handResultParts(r, names, replay.winning_hand)];
+    ...handResultParts(r, names, replay.winning_hand, replay.explain)];
   fill(box, parts);
 }
 

@@ -8,6 +8,7 @@ const ROOM = location.pathname.split("/").pop();
 const params = new URLSearchParams(location.search);
 if (params.get("token")) saveRoomKeys(ROOM, {token: params.get("token")});
 if (params.get("invite")) saveRoomKeys(ROOM, {invite: params.get("invite")});
+if (params.get("watch")) saveRoomKeys(ROOM, {watch_token: params.get("watch")});
 if (params.get("hints")) localStorage.setItem("guobiao:hints", params.get("hints"));
 if (params.get("lang")) localStorage.setItem("guobiao:lang", params.get("lang"));
 history.replaceState(null, "", location.pathname);  // keep secrets out of the address bar
@@ -31,10 +32,12 @@ Object.assign(STRINGS.en, {
   keysLegend: "Keys: 1-9 0 - = or ←→ Enter discard · Space/P pass · W win · C chow · G pung · K kong",
   payments: "Payments",
   after: "Score",
-  kind_efficiency: "efficiency",
-  kind_fan: "fan",
-  kind_random: "random",
   flowers: "flowers",
+  inviteLink: "Invite link (takes an empty place)",
+  watchLink: "Watch link",
+  copy: "Copy",
+  copied: "Copied",
+  copyByHand: "Selected: press Ctrl+C (⌘C)",
 });
 Object.assign(STRINGS.zh, {
   lastHand: "上一盘",
@@ -53,10 +56,12 @@ Object.assign(STRINGS.zh, {
   keysLegend: "按键：1-9 0 - = 或 ←→ 回车 打牌 · 空格/P 过 · W 和 · C 吃 · G 碰 · K 杠",
   payments: "得失分",
   after: "局分",
-  kind_efficiency: "效率",
-  kind_fan: "番种",
-  kind_random: "随机",
   flowers: "花",
+  inviteLink: "邀请链接（可入座）",
+  watchLink: "观战链接",
+  copy: "复制",
+  copied: "已复制",
+  copyByHand: "已选中：请按 Ctrl+C（⌘C）",
 });
 
 let TILES = {};
@@ -72,6 +77,7 @@ let shownSession = false;
 let lastHandMsg = null; // the last hand_end, for the "Last hand" button
 let readySent = null;   // the hand number we said "ready" after
 let selected = null;    // keyboard: the index of the selected tile of the hand
+let refusal = null;     // the error that came before the server closed the socket
 
 const $ = (id) => document.getElementById(id);
 const hintsBox = $("hints-on");
@@ -93,12 +99,10 @@ function actionText(text) {
   return arg ? `${acts[kind] || kind} ${splitTiles(arg).map(tileLabel).join("")}` : (acts[kind] || kind);
 }
 
-// A place's name as shown: a bot's server-made name ("efficiency bot B") in the page's language.
+// A place's name as shown: a bot's server-made name ("efficiency bot B") in the page's language
+// (common.js localName; a person's name as it is).
 function placeName(p, letter) {
-  if (p.kind === "bot" && /^\w+ bot [A-D]$/.test(p.name)) {
-    return LANG === "zh" ? `${t("kind_" + p.bot_kind)}机器人 ${letter}` : `${t("kind_" + p.bot_kind)} bot ${letter}`;
-  }
-  return p.name;
+  return p.kind === "bot" ? localName(p.name) : p.name;
 }
 
 // -- the socket ------------------------------------------------------------------------------
@@ -112,7 +116,7 @@ function connect() {
   ws.onclose = (ev) => {
     $("status").textContent = t("disconnected");
     if (ev.code === 4410) $("status").textContent = t("closed");
-    if (ev.code === 4429 && ev.reason) $("status").textContent = ev.reason;
+    if ([4403, 4404, 4429].includes(ev.code)) $("status").textContent = refusal ? describe(refusal) : ev.reason;
     if ([4403, 4404, 4410, 4429].includes(ev.code)) return;  // refused or closed: no retry
     retry = Math.min(retry + 1, 5);
     setTimeout(connect, 500 * retry);
@@ -151,6 +155,9 @@ function receive(msg) {
   switch (msg.type) {
     case "welcome":
       TILES = msg.tiles;
+      // the lobby's "my tables": this place, and when this browser was last here
+      if (msg.you !== null && msg.you !== undefined) saveRoomKeys(ROOM, {place: msg.you, at: Date.now()});
+      else if (Object.keys(roomKeys(ROOM)).length) saveRoomKeys(ROOM, {at: Date.now()});
       break;
     case "state": {
       const before = state;
@@ -183,9 +190,13 @@ function receive(msg) {
     case "session_end":
       showSessionEnd(msg);
       break;
+    case "notice":  // auto_on, auto_off
+      addLog(describe(msg));
+      break;
     case "error":
-      addLog(`⚠ ${msg.message}`);
-      if (!state || !state.room.started) $("wait-error").textContent = msg.message;
+      if (["bad_token", "too_many", "no_room"].includes(msg.code)) refusal = msg;
+      addLog(`⚠ ${describe(msg)}`);
+      if (!state || !state.room.started) $("wait-error").textContent = describe(msg);
       break;
   }
 }
@@ -201,7 +212,7 @@ function addLog(text) {
 function render() {
   if (!state) return;
   const room = state.room;
-  $("room-name").textContent = room.name;
+  $("room-name").textContent = localName(room.name);
   $("last-hand").hidden = !lastHandMsg && !state.last_hand;
   if (!room.started) { renderWaiting(room); return; }
   $("waiting").hidden = true;
@@ -224,10 +235,33 @@ function renderWaiting(room) {
   $("need-invite").hidden = !(free && state.you === null && !keys.token && !keys.invite);
   $("join-name").value = $("join-name").value || localStorage.getItem("guobiao:name") || "";
   $("owner").hidden = !keys.owner_token;
-  // with the invite (only its holders have it), the link takes a place; without, it watches
-  const link = keys.invite ? `${location.origin}/room/${ROOM}?invite=${keys.invite}` : `${location.origin}/room/${ROOM}`;
-  $("share-link").value = link;
+  // the invite (only its holders have it) takes a place; the watch link watches (a private
+  // room's needs its watch token, which only the creator holds)
+  const base = `${location.origin}/room/${ROOM}`;
+  $("invite-row").hidden = !keys.invite;
+  $("share-link").value = keys.invite ? `${base}?invite=${encodeURIComponent(keys.invite)}` : "";
+  const watch = !room.private ? base : keys.watch_token ? `${base}?watch=${encodeURIComponent(keys.watch_token)}` : "";
+  $("watch-row").hidden = !watch;
+  $("watch-link").value = watch;
 }
+
+// Copy a link: the clipboard, else the text selected for the user to copy; a short note either way.
+async function copyLink(input, note) {
+  let copied = false;
+  try {
+    if (navigator.clipboard && window.isSecureContext) { await navigator.clipboard.writeText(input.value); copied = true; }
+  } catch { copied = false; }
+  if (!copied) {
+    input.focus();
+    input.select();
+    try { copied = document.execCommand("copy"); } catch { copied = false; }
+  }
+  note.textContent = t(copied ? "copied" : "copyByHand");
+  clearTimeout(note.timer);
+  note.timer = setTimeout(() => { note.textContent = ""; }, 2500);
+}
+$("copy-invite").addEventListener("click", () => copyLink($("share-link"), $("invite-note")));
+$("copy-watch").addEventListener("click", () => copyLink($("watch-link"), $("watch-note")));
 
 $("join-btn").addEventListener("click", async () => {
   const name = $("join-name").value.trim();
@@ -235,7 +269,7 @@ $("join-btn").addEventListener("click", async () => {
   localStorage.setItem("guobiao:name", name);
   try {
     const joined = await api("POST", `/api/rooms/${ROOM}/join`, {name, invite: roomKeys(ROOM).invite || null});
-    saveRoomKeys(ROOM, {token: joined.token});
+    saveRoomKeys(ROOM, {token: joined.token, place: joined.place, at: Date.now()});
     ws.close();
   } catch (e) { $("wait-error").textContent = e.message; }
 });
@@ -398,7 +432,7 @@ function renderActions(view) {
     });
     buttons.push(el("button", {class: `act act-${kind}`, "data-action": action, onclick: () => act(action)},
       el("span", {class: "act-name"}, t(kind)), tiles.length ? el("span", {class: "act-tiles"}, tiles) : null,
-      el("kbd", {}, KEY_OF[kind] || "")));
+      el("kbd", {}, KEY_OF[kind] === "Space" ? t("spaceKey") : KEY_OF[kind] || "")));
   }
   // the winning chance first, pass last (as the keys read)
   const rank = (b) => (b.classList.contains("act-win") ? 0 : b.classList.contains("act-pass") ? 2 : 1);
@@ -424,7 +458,7 @@ function renderHints() {
         ` → ${t("shanten")} ${o.shanten} · ${liveCount(o.live)}`));
     }
   } else if (h.waits.length) {
-    head.push(" · ", t("waits"), " ", h.waits.slice(0, 5).map((w) => el("span", {class: "count"}, tile(w.tile, {cls: "mini"}), `×${w.live}`)));
+    head.push(" · ", t("waits"), " ", ...h.waits.slice(0, 5).map((w) => el("span", {class: "count"}, tile(w.tile, {cls: "mini"}), `×${w.live}`)));
   } else if (h.useful.length) {
     const live = h.useful.reduce((a, w) => a + w.live, 0);
     head.push(` · ${t("useful")} ${h.useful.length} (${liveCount(live)})`);
@@ -590,7 +624,7 @@ function showHandEnd(msg) {
   const places = msg.hand_number === (state && state.hand_number) ? state.places_by_seat : null;
   const names = r.names.map((n, s) => places ? placeName(state.room.places[places[s]], "ABCD"[places[s]]) : n);
   const parts = [el("h2", {}, `${t("handEnd")} (${t("hand")} ${msg.hand_number + 1})`),
-    ...handResultParts(r, names, r.winning_hand)];
+    ...handResultParts(r, names, r.winning_hand, msg.explain)];
   if (msg.scores && places) {  // each seat's score (局分) after the hand, on one line
     parts.push(el("p", {class: "after"}, `${t("after")}: `,
       [0, 1, 2, 3].map((s) => el("span", {}, `${t("winds")[s]} ${names[s]} `, el("b", {}, String(msg.scores[places[s]]))))));
@@ -617,7 +651,7 @@ function showSessionEnd(msg) {
   showOverlay("session_end", [el("h2", {}, t("sessionEnd")),
     el("table", {class: "deltas"},
       el("tr", {}, el("th", {}), el("th", {}, t("score")), el("th", {}, t("stdPoints"))),
-      order.map((i) => el("tr", {}, el("td", {}, msg.names[i]), el("td", {class: "num"}, msg.scores[i]),
+      order.map((i) => el("tr", {}, el("td", {}, localName(msg.names[i])), el("td", {class: "num"}, msg.scores[i]),
         el("td", {class: "num"}, msg.standard_points[i] ?? "—")))),
     el("p", {class: "links"}, el("a", {href: `/room/${ROOM}/replay`, id: "replay-link"}, t("replayHands")),
       el("a", {href: "/"}, t("lobby")))],

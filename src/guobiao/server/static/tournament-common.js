@@ -1,6 +1,20 @@
 // What the tournament pages share: their URLs, the live feed (long poll), small formatters.
 "use strict";
 
+BILINGUAL = true;  // these pages speak 中文 and English at once: so do their error messages
+
+// A glossary term in both languages ("标准分 Std" with short), as the printed papers print it.
+function both(key, short = false) {
+  const found = GLOSSARY_DATA.terms[key];
+  return found ? `${found.zh} ${short && found.short ? found.short : found.en}` : key;
+}
+
+// The same as a table heading's children: 中文, a line break, the English.
+function heading(key, short = false) {
+  const found = GLOSSARY_DATA.terms[key] || {zh: key, en: ""};
+  return [found.zh, el("br"), el("span", {class: "en"}, short && found.short ? found.short : found.en)];
+}
+
 function tournamentName() {
   // /t/{name}[/projector|/referee]
   const parts = location.pathname.split("/");
@@ -45,7 +59,7 @@ function setLive(ok) {
   const dot = document.getElementById("live");
   if (!dot) return;
   dot.classList.toggle("off", !ok);
-  dot.title = ok ? "live" : "reconnecting…";
+  dot.title = ok ? "实时 live" : "重新连接… reconnecting…";
 }
 
 function clockText(seconds) {
@@ -70,4 +84,4 @@ function makeCountdown(render) {
   return (clock) => { snap = clock; at = performance.now(); render(snap, remaining()); };
 }
 
-const WIND_LABELS = {E: "东 E", S: "南 S", W: "西 W", N: "北 N"};
+const WIND_LABELS = Object.fromEntries(GLOSSARY_DATA.winds.map((w) => [GLOSSARY_DATA.terms[w].short, both(w, true)]));

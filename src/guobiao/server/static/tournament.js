@@ -8,12 +8,13 @@ let SESSION = null;
 
 function standingsRows(rows) {
   const head = el("tr", {},
-    el("th", {}, "名次", el("br"), el("span", {class: "en"}, "Rank")),
-    el("th", {}, "姓名", el("br"), el("span", {class: "en"}, "Name")),
-    el("th", {}, "队", el("br"), el("span", {class: "en"}, "Team")),
-    el("th", {class: "num"}, "标准分", el("br"), el("span", {class: "en"}, "Std")),
-    el("th", {class: "num"}, "比赛分", el("br"), el("span", {class: "en"}, "Match")),
-    ...(SUMMARY ? Array.from({length: SUMMARY.sessions}, (_, i) => el("th", {class: "num wide-only"}, `第${i + 1}局`, el("br"), el("span", {class: "en"}, `S${i + 1}`))) : []));
+    el("th", {}, heading("rank")),
+    el("th", {}, heading("name")),
+    el("th", {}, heading("team")),
+    el("th", {class: "num"}, heading("standard_points", true)),
+    el("th", {class: "num"}, heading("match_points", true)),
+    ...(SUMMARY ? Array.from({length: SUMMARY.sessions}, (_, i) => el("th", {class: "num wide-only"},
+      `第${i + 1}${term("session", "zh")}`, el("br"), el("span", {class: "en"}, `${GLOSSARY_DATA.terms.session.short}${i + 1}`))) : []));
   const body = rows.map((r) => el("tr", {"data-player": r.name},
     el("td", {class: "rank"}, r.rank),
     el("td", {class: "name"}, r.name),
@@ -25,8 +26,8 @@ function standingsRows(rows) {
 }
 
 function teamRows(rows) {
-  const head = el("tr", {}, el("th", {}, "名次 Rank"), el("th", {}, "队 Team"),
-    el("th", {}, "队员 Players"), el("th", {class: "num"}, "标准分 Std"), el("th", {class: "num"}, "比赛分 Match"));
+  const head = el("tr", {}, el("th", {}, both("rank")), el("th", {}, both("team")),
+    el("th", {}, both("members")), el("th", {class: "num"}, both("standard_points", true)), el("th", {class: "num"}, both("match_points", true)));
   const body = rows.map((r) => el("tr", {"data-team": r.name},
     el("td", {class: "rank"}, r.rank), el("td", {class: "name"}, r.name),
     el("td", {class: "muted"}, r.members.join(", ")),
@@ -37,8 +38,8 @@ function teamRows(rows) {
 function tableCard(session, t) {
   return el("div", {class: "t-card" + (t.entered ? " entered" : ""), "data-table": t.table},
     el("div", {class: "t-card-head"},
-      el("strong", {}, `第${t.table}桌 Table ${t.table}`),
-      el("a", {href: tUrl(NAME, "sheet", session, t.table)}, "记分表 sheet")),
+      el("strong", {}, `第${t.table}${term("table", "zh")} ${term("table", "en")} ${t.table}`),
+      el("a", {href: tUrl(NAME, "sheet", session, t.table)}, both("score_sheet"))),
     el("table", {class: "seats"}, el("tbody", {}, t.seats.map((s) => el("tr", {},
       el("td", {class: "wind"}, WIND_LABELS[s.wind]),
       el("td", {class: "name"}, s.name),
@@ -48,7 +49,7 @@ function tableCard(session, t) {
 
 async function loadSeating() {
   const box = document.getElementById("tables");
-  if (!SESSION) { fill(box, el("p", {class: "muted"}, "No session seated yet.")); return; }
+  if (!SESSION) { fill(box, el("p", {class: "muted"}, "还没有排座位 No session seated yet.")); return; }
   const data = await api("GET", tApi(NAME, "seating", SESSION));
   fill(box, data.tables.map((t) => tableCard(SESSION, t)));
 }
@@ -59,13 +60,13 @@ async function refresh() {
     const standings = await api("GET", tApi(NAME, "standings"));
     const select = document.getElementById("session-select");
     if (select.options.length !== SUMMARY.seated.length) {
-      fill(select, SUMMARY.seated.map((n) => el("option", {value: n}, `第${n}局 Session ${n}`)));
+      fill(select, SUMMARY.seated.map((n) => el("option", {value: n}, `第${n}${term("session", "zh")} ${term("session", "en")} ${n}`)));
     }
     if (SESSION === null) SESSION = SUMMARY.current;
     if (SESSION !== null) select.value = String(SESSION);
     const ind = document.getElementById("individual");
     fill(ind, standings.individual.length ? standingsRows(standings.individual)
-      : [el("tbody", {}, el("tr", {}, el("td", {class: "muted"}, "No results yet.")))]);
+      : [el("tbody", {}, el("tr", {}, el("td", {class: "muted"}, "还没有成绩 No results yet.")))]);
     const teams = document.getElementById("teams");
     teams.hidden = !standings.teams.length;
     document.getElementById("nav-teams").hidden = teams.hidden;
@@ -73,7 +74,7 @@ async function refresh() {
     await loadSeating();
     const done = SUMMARY.complete.length;
     fill(document.getElementById("t-status"),
-      `${done} / ${SUMMARY.sessions} 局 sessions complete · updated ${new Date().toLocaleTimeString()}`);
+      `${done} / ${SUMMARY.sessions} ${term("session", "zh")}已完成 sessions complete · 更新于 updated ${new Date().toLocaleTimeString()}`);
     fill(document.getElementById("t-error"));
   } catch (err) {
     fill(document.getElementById("t-error"), err.message);
