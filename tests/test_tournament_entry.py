@@ -198,24 +198,25 @@ def test_totals_correction_and_the_ema_report(cli: Cli, tmp_path: Path) -> None:
     assert "reversed" in cli.ok("audit", T)
     path = tmp_path / "ema.csv"
     cli.ok("standings", T, "--ema", str(path))
-    rows = list(csv.DictReader(path.open(encoding="utf-8")))
+    rows = list(csv.DictReader(path.open(encoding="utf-8")))  # the EMA results file
     first, second = cli.seats(1)[1], cli.seats(1)[2]
-    by_name = {r["name"]: r for r in rows}
+    by_name = {r["Last name"]: r for r in rows}  # a one-word name is a last name
+    assert all(r["First name"] == "" for r in rows)
     # table 1 after the correction: N 700 (4), S and W 500 share 2 + 1, E 300 (0)
-    assert by_name[first[3]]["table_points"] == "4" and by_name[first[3]]["place"] == "1"
-    assert by_name[first[1]]["table_points"] == "3/2"
-    assert by_name[first[1]]["table_points_decimal"] == "1.50"
+    assert by_name[first[3]]["Table points"] == "4" and by_name[first[3]]["Place"] == "1"
+    assert by_name[first[1]]["Table points"] == "1.5"
+    assert by_name[first[1]]["Mahjong points"] == "0"  # 500 less the start
     # table 2: E and S 600 share 4 + 2 = 3 each; W and N share 1 + 0
-    assert by_name[second[0]]["table_points"] == "3" and by_name[second[0]]["place"] == "2"
-    assert by_name[second[2]]["table_points"] == "1/2"
+    assert by_name[second[0]]["Table points"] == "3" and by_name[second[0]]["Place"] == "2"
+    assert by_name[second[2]]["Table points"] == "0.5"
     n = len(rows)
     for r in rows:
-        place = int(r["place"])
-        assert int(r["base_rank"]) == (1000 * (n - place) * 2 + (n - 1)) // (2 * (n - 1))
+        place = int(r["Place"])
+        assert int(r["Base rank"]) == (1000 * (n - place) * 2 + (n - 1)) // (2 * (n - 1))
     registered = {"Ann": ("1001", "FR"), "Cat": ("1003", "DE"), "Bob": ("", "")}
     for name, (ema_id, country) in registered.items():
         if name in by_name:
-            assert (by_name[name]["ema_id"], by_name[name]["country"]) == (ema_id, country)
+            assert (by_name[name]["EMA number"], by_name[name]["Country"]) == (ema_id, country)
     refused = cli("standings", T, "--teams", "--ema", str(path))
     assert refused.exit_code == 2 and "--ema reports the individual ranking" in refused.output
 

@@ -323,6 +323,7 @@ class _Reader:
                 "match": s.match_points,
                 "best": format_points(s.best_session),
                 "sessions": [format_points(p) for p in s.session_points],
+                "partial": bool(s.partial),  # counts a table entered only in part
             }
             for s in individual_ranking(results)
         ]
@@ -337,10 +338,21 @@ class _Reader:
                 "members": list(s.members),
                 "standard": format_points(s.standard_points),
                 "match": s.match_points,
+                "partial": bool(s.partial),
             }
             for s in (team_ranking(results, members) if members else [])
         ]
-        return {"tournament": name, "individual": individual, "teams": teams}
+        partial = [
+            {"session": x.session, "table": x.table, "hands": len(x.hands), "of": 16}
+            for x in self.store.table_status(name)
+            if x.state == "partial"
+        ]
+        return {
+            "tournament": name,
+            "individual": individual,
+            "teams": teams,
+            "partial_tables": partial,
+        }
 
     def seating(self, name: str, session: int) -> dict[str, Any]:
         from guobiao.tournament.queries import read_info, read_seating

@@ -99,6 +99,24 @@ TERMS: Final[dict[str, Term]] = {
     "player_signature": Term("选手签名", "Signature"),
     "referee_signature": Term("裁判员签名", "Referee"),
     "date": Term("日期", "Date"),
+    # seat cards, best hands and fan counts
+    "seat_card": Term("座位卡", "Seat card"),
+    "not_drawn": Term("未排座", "Not drawn yet"),
+    "bye": Term("轮空", "Bye"),
+    "absent": Term("缺席", "Absent"),
+    "plays_for": Term("代打", "Plays for"),
+    "seats_rotate": Term("每圈换位", "Seats change each round"),
+    "highlights": Term("最佳牌例与番种统计", "Best hands and fan counts"),
+    "best_hands": Term("最高番牌例", "Best hands"),
+    "fan_counts": Term("番种统计", "Fan counts"),
+    "winner": Term("和牌者", "Winner"),
+    "fan_points": Term("番数", "Fan points", "Fan"),
+    "fans": Term("番种", "Fans"),
+    "times": Term("次数", "Times"),
+    "hands_count": Term("盘数", "Hands"),
+    "players_count": Term("人数", "Players"),
+    "totals_only": Term("只录局分", "Totals only, no hands"),
+    "no_fan_list": Term("未列番种", "No fans listed"),
 }
 """Every term by key."""
 

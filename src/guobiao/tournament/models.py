@@ -39,6 +39,7 @@ __all__ = [
     "Team",
     "Tournament",
     "TournamentSession",
+    "Withdrawal",
 ]
 
 _NAMING = {
@@ -60,7 +61,10 @@ class Base(DeclarativeBase):
 
 class Tournament(Base):
     """A competition. ``group_size``: the ranking group (第十条二(二)); ``None`` ranks each table
-    on its own (4, 2, 1, 0). ``rules_profile``: the fan profile / table rules in use."""
+    on its own (4, 2, 1, 0). ``rules_profile``: the fan profile / table rules in use.
+    ``withdrawn_results``: how the sessions a withdrawn or disqualified player played count,
+    "keep" or "void" (docs/rules.md §19). ``final_pairing`` ("swiss", "strongest" or None) seats
+    the last ``final_sessions`` sessions from the standings, one at a time (docs/tournament.md)."""
 
     __tablename__ = "tournaments"
 
@@ -71,6 +75,9 @@ class Tournament(Base):
     rules_profile: Mapped[str] = mapped_column(String(50), default="mcr1998")
     starting_points: Mapped[int] = mapped_column(Integer, default=500)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    withdrawn_results: Mapped[str] = mapped_column(String(10), default="keep")
+    final_pairing: Mapped[str | None] = mapped_column(String(20))
+    final_sessions: Mapped[int] = mapped_column(Integer, default=0)
 
     players: Mapped[list[Player]] = relationship(back_populates="tournament")
     teams: Mapped[list[Team]] = relationship(back_populates="tournament")
@@ -92,7 +99,8 @@ class Team(Base):
 
 class Player(Base):
     """A registered person. ``name`` is the id used by schedules and rankings (unique in the
-    tournament); ``number`` is the registration number. ``substitute``: a 陪打 / 替补 (第十二条三)."""
+    tournament); ``number`` is the registration number. ``substitute``: a 陪打 / 替补 (第十二条三).
+    ``first_name`` / ``last_name``: for the EMA results file, when registered."""
 
     __tablename__ = "players"
     __table_args__ = (
@@ -108,13 +116,17 @@ class Player(Base):
     substitute: Mapped[bool] = mapped_column(Boolean, default=False)
     ema_id: Mapped[str | None] = mapped_column(String(20))  # EMA (MERS) player number
     country: Mapped[str | None] = mapped_column(String(60))
+    # the name as the EMA results file gives it; None: split from ``name`` (tournament/ema.py)
+    first_name: Mapped[str | None] = mapped_column(String(100))
+    last_name: Mapped[str | None] = mapped_column(String(100))
 
     tournament: Mapped[Tournament] = relationship(back_populates="players")
     team: Mapped[Team | None] = relationship(back_populates="players")
 
 
 class TournamentSession(Base):
-    """A session (局) of the tournament, numbered from 1."""
+    """A session (局) of the tournament, numbered from 1. ``pairing``: how it was seated from the
+    standings ("swiss" or "strongest"); None: by the draw."""
 
     __tablename__ = "sessions"
     __table_args__ = (UniqueConstraint("tournament_id", "number"),)
@@ -122,6 +134,7 @@ class TournamentSession(Base):
     id: Mapped[int] = mapped_column(primary_key=True)
     tournament_id: Mapped[int] = mapped_column(ForeignKey("tournaments.id", ondelete="CASCADE"))
     number: Mapped[int] = mapped_column(Integer)
+    pairing: Mapped[str | None] = mapped_column(String(20))
 
     tournament: Mapped[Tournament] = relationship(back_populates="sessions")
     tables: Mapped[list[GameTable]] = relationship(back_populates="session")
@@ -183,6 +196,29 @@ class SessionAbsence(Base):
     note: Mapped[str | None] = mapped_column(Text)
 
     session: Mapped[TournamentSession] = relationship()
+    player: Mapped[Player] = relationship()
+
+
+class Withdrawal(Base):
+    """A player who leaves the tournament for good from session ``from_session`` on (the first
+    session they do not play): ``reason`` "withdrawn" (退出) or "disqualified" (取消比赛资格:
+    停赛, 第十三条四; 有意诈和, 第十四条六(四)). The sessions from it are re-drawn without them."""
+
+    __tablename__ = "withdrawals"
+    __table_args__ = (
+        UniqueConstraint("tournament_id", "player_id"),
+        CheckConstraint("reason IN ('withdrawn', 'disqualified')", name="reason"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    tournament_id: Mapped[int] = mapped_column(ForeignKey("tournaments.id", ondelete="CASCADE"))
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id", ondelete="RESTRICT"))
+    from_session: Mapped[int] = mapped_column(Integer)
+    reason: Mapped[str] = mapped_column(String(20))
+    who: Mapped[str] = mapped_column(String(200))
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    note: Mapped[str | None] = mapped_column(Text)
+
     player: Mapped[Player] = relationship()
 
 

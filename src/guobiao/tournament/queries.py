@@ -4,7 +4,7 @@ inside the functions, so that importing this module stays cheap."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -19,6 +19,9 @@ class TournamentInfo:
     rules_profile: str
     players: dict[str, tuple[int, str | None, bool]]  # name -> (number, team, substitute)
     ema: dict[str, tuple[str | None, str | None]]  # name -> (EMA number, country)
+    # name -> (first name, last name) as registered (None: not given), for the EMA results file
+    full_names: dict[str, tuple[str | None, str | None]] = field(default_factory=dict)
+    starting_points: int = 500  # each session's 局分 starts here (第十条二(一))
 
 
 def read_info(store: Store, name: str) -> TournamentInfo:
@@ -40,7 +43,15 @@ def read_info(store: Store, name: str) -> TournamentInfo:
             p.name: (p.number, p.team.name if p.team else None, p.substitute) for p in listed
         }
         ema = {p.name: (p.ema_id, p.country) for p in listed}
-        return TournamentInfo(found.sessions_planned, found.rules_profile, players, ema)
+        full_names = {p.name: (p.first_name, p.last_name) for p in listed}
+        return TournamentInfo(
+            found.sessions_planned,
+            found.rules_profile,
+            players,
+            ema,
+            full_names,
+            found.starting_points,
+        )
 
 
 def read_seating(store: Store, name: str, session: int) -> list[tuple[int, tuple[str, ...]]]:

@@ -8,12 +8,14 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
+from typing import Literal
 
 from guobiao.table.session import standard_points
 
 __all__ = [
+    "WITHDRAWAL_REASONS",
     "Entry",
     "HistoryLine",
     "PlayerHistory",
@@ -24,7 +26,12 @@ __all__ = [
     "individual_ranking",
     "player_histories",
     "team_ranking",
+    "withdrawals",
 ]
+
+WITHDRAWAL_REASONS = ("withdrawn", "disqualified")
+"""Why a player left the tournament for good (``Entry.withdrawn``): withdrew (退出), or was
+disqualified (取消比赛资格: 停赛, 第十三条四; 有意诈和, 第十四条六(四))."""
 
 
 def format_points(value: Fraction) -> str:
@@ -49,6 +56,13 @@ class Entry:
     ``disqualified``: left the session (停赛, 第十三条四; 有意诈和, 第十四条六(四)); keeps the score
     reached, no standard points (docs/rules.md §17). ``seat``: 0-3 (E S W N at the session's
     first hand) when known.
+
+    ``withdrawn``: the player has left the tournament for good, one of ``WITHDRAWAL_REASONS``; set
+    on every entry of theirs (the sessions they played and, as ``absent`` entries, the ones after).
+    They take no place in the individual ranking (``individual_ranking``). ``voided``: a session
+    they played is void (the tournament's ``void`` setting): the score still counts for the
+    table, as a 陪打's does (第十二条三(二)), and the entry gets no standard points, so the others
+    at the table are ranked among themselves in a group of full size (docs/rules.md §19).
     """
 
     player: str
@@ -57,6 +71,8 @@ class Entry:
     substitute: bool = False
     absent: bool = False
     disqualified: bool = False
+    withdrawn: str | None = None
+    voided: bool = False
 
     def __post_init__(self) -> None:
         if not isinstance(self.player, str) or not self.player:
@@ -69,11 +85,23 @@ class Entry:
             raise ValueError(
                 f"{self.player!r}: substitute, absent and disqualified exclude one another"
             )
+        if self.withdrawn is not None and self.withdrawn not in WITHDRAWAL_REASONS:
+            raise ValueError(
+                f"{self.player!r}: withdrawn {self.withdrawn!r} is not one of "
+                f"{', '.join(WITHDRAWAL_REASONS)}"
+            )
+        if self.voided and (self.withdrawn is None or not self.ranked_if_kept):
+            raise ValueError(f"{self.player!r}: only a withdrawn player's played session is voided")
+
+    @property
+    def ranked_if_kept(self) -> bool:
+        """Would take a place in the group's ranking, were the session not voided."""
+        return not (self.substitute or self.absent or self.disqualified)
 
     @property
     def ranked(self) -> bool:
         """Takes a place in the group's ranking and gets standard points."""
-        return not (self.substitute or self.absent or self.disqualified)
+        return self.ranked_if_kept and not self.voided
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,12 +111,18 @@ class TableResult:
     ``group``: the ranking group (同组, 第十条二(二)) as a tournament setting. ``None`` makes the
     table its own group (4, 2, 1, 0); tables of a session with the same ``group`` key are ranked
     together (a group of 16: 16, 14, 13, …, 0).
+
+    ``partial``: the table's results are not final: hands entered for part of the session only
+    (not all 16, the table not marked ended early, no totals). Its entries count as they stand;
+    the histories and rankings that depend on them say so (``HistoryLine.partial``,
+    ``Standing.partial``) instead of passing them for finished.
     """
 
     session: int
     table: int
     entries: tuple[Entry, ...]
     group: str | None = None
+    partial: bool = False
 
     def __post_init__(self) -> None:
         players = [entry.player for entry in self.entries]
@@ -100,7 +134,10 @@ class TableResult:
 class HistoryLine:
     """A player's line for one session: where they sat and what they got. ``score`` is ``None``
     when absent; ``standard_points`` is ``None`` when not ranked (substitute, absent,
-    disqualified)."""
+    disqualified). ``partial``: the partial tables (``TableResult.partial``) of the session
+    whose results this line's standard points depend on: the player's own table, or in a larger
+    ranking group any table of the group. ``withdrawn`` and ``voided``: as the entry's
+    (``Entry``): the player has left the tournament; this played session is void."""
 
     session: int
     table: int
@@ -110,6 +147,9 @@ class HistoryLine:
     substitute: bool
     absent: bool
     disqualified: bool
+    partial: tuple[int, ...] = ()
+    withdrawn: str | None = None
+    voided: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,6 +185,11 @@ class Standing:
     ``session_points`` are the single-session standard points, highest first: its first value
     is 第十一条二's 单局标准分最高, the whole tuple decides 第十一条三. ``rank`` is shared by a tie
     that survives every tiebreak (``tied``), and the next place skips: 1, 2, 3=, 3=, 5.
+    ``partial``: the (session, table) of the partial tables (``TableResult.partial``) this
+    standing counts as they stand, sorted; empty when every result it counts is final.
+    ``withdrawn``: a player who left the tournament (``Entry.withdrawn``), listed after every
+    ranked player by ``individual_ranking(..., withdrawn="last")``; their ``rank`` goes on from
+    the last ranked place and is no place in the ranking.
     """
 
     rank: int
@@ -154,6 +199,8 @@ class Standing:
     match_points: int
     session_points: tuple[Fraction, ...]
     members: tuple[str, ...] = ()
+    partial: tuple[tuple[int, int], ...] = ()
+    withdrawn: str | None = None
 
     @property
     def best_session(self) -> Fraction:
@@ -186,6 +233,11 @@ def _check(results: Iterable[TableResult]) -> tuple[TableResult, ...]:
     return tables
 
 
+def _group(result: TableResult) -> tuple[int, str]:
+    """The ranking group of a table: (session, the ``group`` key, or the table alone)."""
+    return result.session, result.group if result.group is not None else f"\x00table {result.table}"
+
+
 def group_standard_points(
     results: Iterable[TableResult],
 ) -> dict[tuple[int, str], Fraction]:
@@ -201,10 +253,9 @@ def group_standard_points(
     groups: dict[tuple[int, str], list[Entry]] = defaultdict(list)
     sizes: dict[tuple[int, str], int] = defaultdict(int)
     for result in _check(results):
-        name = result.group if result.group is not None else f"\x00table {result.table}"
         present = [entry for entry in result.entries if not entry.absent]
-        groups[(result.session, name)].extend(present)
-        sizes[(result.session, name)] += min(4, len(present))
+        groups[_group(result)].extend(present)
+        sizes[_group(result)] += min(4, len(present))
     out: dict[tuple[int, str], Fraction] = {}
     for (session, name), entries in groups.items():
         ranked = {entry.player: entry.score for entry in entries if entry.ranked}
@@ -219,6 +270,10 @@ def player_histories(results: Iterable[TableResult]) -> dict[str, PlayerHistory]
     """Per player, in player-id order: one line per session entered, in session order."""
     tables = _check(results)
     points = group_standard_points(tables)
+    partial: dict[tuple[int, str], list[int]] = defaultdict(list)
+    for result in tables:
+        if result.partial:
+            partial[_group(result)].append(result.table)
     lines: dict[str, list[HistoryLine]] = defaultdict(list)
     for result in tables:
         for entry in result.entries:
@@ -232,6 +287,9 @@ def player_histories(results: Iterable[TableResult]) -> dict[str, PlayerHistory]
                     substitute=entry.substitute,
                     absent=entry.absent,
                     disqualified=entry.disqualified,
+                    partial=tuple(sorted(partial.get(_group(result), ()))),
+                    withdrawn=entry.withdrawn,
+                    voided=entry.voided,
                 )
             )
     return {
@@ -265,21 +323,55 @@ def _key(total: Fraction, match: int, sessions: Iterable[Fraction]) -> _Key:
     return total, match, tuple(sorted(sessions, reverse=True))
 
 
-def individual_ranking(results: Iterable[TableResult]) -> list[Standing]:
+def individual_ranking(
+    results: Iterable[TableResult], *, withdrawn: Literal["omit", "last"] = "omit"
+) -> list[Standing]:
     """个人名次 (第十一条): every player with at least one ranked session, by total standard
     points, then the three tiebreaks in order; a tie after them all shares the rank.
 
     Substitute and absent entries give no points and no place (第十二条三(二)); a player who
     only ever substituted or was absent is not in the ranking.
+
+    A player who left the tournament (``Entry.withdrawn``: withdrew, or disqualified, 第十三条四,
+    第十四条六(四)) takes no place (docs/rules.md §19): left out, or with ``withdrawn="last"``
+    listed after every ranked player, ordered among themselves the same way, marked
+    (``Standing.withdrawn``), their ``rank`` going on from the last place.
     """
     rows: list[tuple[str, _Key, tuple[str, ...]]] = []
+    gone: list[tuple[str, _Key, tuple[str, ...]]] = []
+    partial: dict[str, tuple[tuple[int, int], ...]] = {}
+    reasons: dict[str, str] = {}
     for player, history in player_histories(results).items():
         ranked = history.ranked_lines
-        if not ranked:
+        reason = next((line.withdrawn for line in history.lines if line.withdrawn), None)
+        if reason is not None:
+            reasons[player] = reason
+            if withdrawn == "omit":
+                continue
+        elif not ranked:
             continue
         sessions = [line.standard_points for line in ranked if line.standard_points is not None]
-        rows.append((player, _key(history.standard_points, history.match_points, sessions), ()))
-    return _rank(rows)
+        row = (player, _key(history.standard_points, history.match_points, sessions), ())
+        (gone if reason is not None else rows).append(row)
+        partial[player] = _partial(ranked)
+    placed = _rank(rows)
+    after = [replace(s, rank=s.rank + len(placed), withdrawn=reasons[s.name]) for s in _rank(gone)]
+    return [replace(s, partial=partial[s.name]) for s in placed + after]
+
+
+def withdrawals(results: Iterable[TableResult]) -> dict[str, str]:
+    """The players who left the tournament (``Entry.withdrawn``), by player id: the reason."""
+    out: dict[str, str] = {}
+    for result in results:
+        for entry in result.entries:
+            if entry.withdrawn is not None:
+                out[entry.player] = entry.withdrawn
+    return dict(sorted(out.items()))
+
+
+def _partial(lines: Iterable[HistoryLine]) -> tuple[tuple[int, int], ...]:
+    """The (session, table) of the partial tables that ranked lines depend on, sorted."""
+    return tuple(sorted({(line.session, table) for line in lines for table in line.partial}))
 
 
 def team_ranking(
@@ -298,9 +390,11 @@ def team_ranking(
             owner[member] = team
     histories = player_histories(results)
     rows: list[tuple[str, _Key, tuple[str, ...]]] = []
+    partial: dict[str, tuple[tuple[int, int], ...]] = {}
     for team in sorted(teams):
         per_session: dict[int, Fraction] = defaultdict(Fraction)
         match = 0
+        counted: list[HistoryLine] = []
         for member in teams[team]:
             history = histories.get(member)
             if history is None:
@@ -308,6 +402,8 @@ def team_ranking(
             for line in history.ranked_lines:
                 per_session[line.session] += line.standard_points or Fraction(0)
                 match += line.score or 0
+            counted.extend(history.ranked_lines)
         total = sum(per_session.values(), Fraction(0))
         rows.append((team, _key(total, match, per_session.values()), tuple(teams[team])))
-    return _rank(rows)
+        partial[team] = _partial(counted)
+    return [replace(s, partial=partial[s.name]) for s in _rank(rows)]

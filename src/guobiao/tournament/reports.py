@@ -1,6 +1,7 @@
 """Printable tournament papers: the score sheet (记分表) of a table and the results table (比赛成绩
-统计表), as self-contained A4 HTML pages, and PDF through headless Chromium (an adapter; the core
-never imports it).
+统计表); for the organisers, the players' seat cards (座位卡) and the best hands and fan counts
+(最佳牌例与番种统计); as self-contained A4 HTML pages, and PDF through headless Chromium (an
+adapter; the core never imports it).
 
 The pages use no external resources (inline CSS, no scripts, no images): a browser or
 ``html_to_pdf`` prints them as they are. Every cell a test or a reader may want to find carries
@@ -19,7 +20,7 @@ import shutil
 import signal
 import subprocess
 import tempfile
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -29,6 +30,7 @@ from pathlib import Path
 from sqlalchemy import select
 from sqlalchemy.orm import Session as OrmSession
 
+from guobiao.scoring.fans import Fan
 from guobiao.table.glossary import TERMS, WINDS
 from guobiao.tournament.models import (
     GameTable,
@@ -58,12 +60,25 @@ __all__ = [
     "CHROMIUM_CANDIDATES",
     "CHROMIUM_ENV",
     "HANDS",
+    "SEAT_STATUSES",
+    "BestHand",
+    "FanCount",
+    "Highlights",
     "ReportError",
+    "SeatCard",
+    "SeatLine",
     "find_chromium",
+    "highlights",
+    "highlights_html",
+    "highlights_json",
+    "highlights_notes",
+    "highlights_page",
     "html_to_pdf",
     "results_table_html",
     "score_sheet_html",
     "score_sheets_html",
+    "seat_cards",
+    "seat_cards_html",
 ]
 
 HANDS = 16
@@ -266,12 +281,12 @@ section.page + section.page { break-before: page; page-break-before: always; }
 """
 
 
-def _page(title: str, body: str, *, page: str = "A4") -> str:
+def _page(title: str, body: str, *, page: str = "A4", css: str = "") -> str:
     return (
         "<!DOCTYPE html>\n"
         '<html lang="zh-CN">\n<head>\n<meta charset="utf-8">\n'
         f"<title>{_e(title)}</title>\n"
-        f"<style>{_CSS % {'page': page}}</style>\n"
+        f"<style>{_CSS % {'page': page}}{css}</style>\n"
         f"</head>\n<body>\n{body}</body>\n</html>\n"
     )
 
@@ -737,6 +752,480 @@ def _teams_html(
         )
     out.append("</tbody>\n</table>\n")
     return "".join(out)
+
+
+# -- seat cards ---------------------------------------------------------------------------------
+
+
+SEAT_STATUSES = ("seated", "plays_for", "absent", "forfeit", "bye", "not_seated", "not_drawn")
+"""What a seat card says of a session (``SeatLine.status``): seated at a table; playing the seat
+of ``other`` (a substitute, 第十二条三(二)); replaced by ``other`` (absent, or more than 15 minutes
+late: 弃权, 第十三条二(一)); a bye (轮空, 第十二条一); at no table (a team's substitute, a player
+registered after the draw); the session is not drawn yet."""
+
+
+@dataclass(frozen=True, slots=True)
+class SeatLine:
+    """One session on a seat card: ``table`` and ``seat`` (0-3, E S W N at the session's first
+    hand) where the player sits, or the seat they were drawn to when replaced."""
+
+    session: int
+    status: str
+    table: int | None = None
+    seat: int | None = None
+    other: str | None = None  # the player replaced (plays_for) or replacing (absent, forfeit)
+
+
+@dataclass(frozen=True, slots=True)
+class SeatCard:
+    """A player's seat card: where they sit in every planned session."""
+
+    name: str
+    number: int
+    team: str | None
+    substitute: bool
+    lines: tuple[SeatLine, ...]
+
+
+def seat_cards(store: Store, tournament: str, *, order: str = "number") -> list[SeatCard]:
+    """Every registered player's seat card, by registration ``number`` or by ``name``. A session
+    with no tables is ``not_drawn`` on every card. A missing tournament raises ``StoreError``."""
+    if order not in ("number", "name"):
+        raise ValueError(f"order must be 'number' or 'name', not {order!r}")
+    with OrmSession(store.engine) as db:
+        t = _tournament(db, tournament)
+        players = db.scalars(
+            select(Player).where(Player.tournament_id == t.id).order_by(Player.number)
+        ).all()
+        sessions = {
+            s.number: s
+            for s in db.scalars(
+                select(TournamentSession).where(TournamentSession.tournament_id == t.id)
+            )
+        }
+        lines: dict[str, list[SeatLine]] = {p.name: [] for p in players}
+        for number in range(1, t.sessions_planned + 1):
+            row = sessions.get(number)
+            if row is None or not row.tables:
+                for out in lines.values():
+                    out.append(SeatLine(number, "not_drawn"))
+                continue
+            found: dict[str, SeatLine] = {}
+            for table in row.tables:
+                for seat in table.seats:
+                    if seat.replaces is None:
+                        found[seat.player.name] = SeatLine(
+                            number, "seated", table.number, seat.seat
+                        )
+                        continue
+                    found[seat.player.name] = SeatLine(
+                        number, "plays_for", table.number, seat.seat, seat.replaces.name
+                    )
+                    found[seat.replaces.name] = SeatLine(
+                        number, "absent", table.number, seat.seat, seat.player.name
+                    )
+            for absence in db.scalars(
+                select(SessionAbsence).where(SessionAbsence.session_id == row.id)
+            ):
+                name = absence.player.name
+                if absence.kind == "bye" and name not in found:
+                    found[name] = SeatLine(number, "bye")
+                elif absence.kind == "forfeit" and name in found:
+                    drawn = found[name]
+                    found[name] = SeatLine(number, "forfeit", drawn.table, drawn.seat, drawn.other)
+            for name, out in lines.items():
+                out.append(found.get(name, SeatLine(number, "not_seated")))
+        cards = [
+            SeatCard(
+                p.name,
+                p.number,
+                p.team.name if p.team else None,
+                p.substitute,
+                tuple(lines[p.name]),
+            )
+            for p in players
+        ]
+    if order == "name":
+        cards.sort(key=lambda c: (c.name.casefold(), c.name, c.number))
+    return cards
+
+
+_CARD_CSS = """
+section.cards { display: grid; grid-template-columns: 1fr 1fr; }
+div.card {
+  border: 0.3mm dashed #777; padding: 2.5mm 3mm; overflow: hidden; break-inside: avoid;
+  page-break-inside: avoid;
+}
+div.card .ct { font-size: 8pt; color: #333; display: flex; justify-content: space-between; }
+div.card .who { font-size: 13pt; font-weight: bold; line-height: 1.4; margin: 1mm 0 1mm 0; }
+div.card .who .no { display: inline-block; min-width: 9mm; }
+div.card .tm { font-size: 9pt; margin-bottom: 1.2mm; }
+div.card table td, div.card table th { padding: 0.3mm 1mm; font-size: 9pt; }
+div.card td.st { font-size: 8pt; }
+div.card td.seat b { font-size: 10.5pt; }
+div.card .legend { margin-top: 1mm; font-size: 6.5pt; }
+div.card .m { font-size: 7pt; font-weight: normal; }
+"""
+
+_PAGE_HEIGHT_MM = 281  # A4 less the 8 mm margins
+
+
+def _card_rows(sessions: int) -> int:
+    """Cards down an A4 page (two across), so that every session's line fits on a card."""
+    needed = 24 + 5 * (sessions + 1)
+    return max(1, min(5, int(_PAGE_HEIGHT_MM // needed)))
+
+
+def _card_line(line: SeatLine) -> str:
+    session = f'<td data-col="session">{line.session}</td>'
+    if line.status in ("not_drawn", "bye", "not_seated"):
+        key = {"not_drawn": "not_drawn", "bye": "bye", "not_seated": ""}[line.status]
+        text = _label(key, " ") if key else DASH
+        return (
+            f'<tr data-session="{line.session}" data-status="{line.status}">{session}'
+            f'<td class="st" colspan="2" data-col="status">{text}</td></tr>\n'
+        )
+    assert line.table is not None and line.seat is not None
+    seat = f"<b>{WIND_ZH[line.seat]}</b> {WIND_EN[line.seat]}"
+    note = ""
+    if line.status == "plays_for":
+        note = f'<br><span class="m">{_label("plays_for", " ")} {_e(line.other)}</span>'
+    elif line.status in ("absent", "forfeit"):
+        key = "absent" if line.status == "absent" else "forfeit"
+        note = (
+            f'<br><span class="m">{_label(key, " ")}: {_e(line.other)} {_zh("plays_for")} '
+            '<span class="en">(plays the seat)</span></span>'
+        )
+    return (
+        f'<tr data-session="{line.session}" data-status="{line.status}">{session}'
+        f'<td data-col="table"><b>{line.table}</b></td>'
+        f'<td class="seat" data-col="seat" data-seat="{WINDS[line.seat][0].upper()}">'
+        f"{seat}{note}</td></tr>\n"
+    )
+
+
+def _card_html(tournament: str, card: SeatCard) -> str:
+    team = (
+        f'<div class="tm">{_label("team", " ")}: <span data-col="team">{_e(card.team)}</span>'
+        + (f" · {_sub()}" if card.substitute else "")
+        + "</div>\n"
+        if card.team
+        else '<div class="tm">&nbsp;</div>\n'
+    )
+    rows = "".join(_card_line(line) for line in card.lines)
+    return (
+        f'<div class="card" data-player="{_e(card.name)}">\n'
+        f'<div class="ct"><span data-col="tournament">{_e(tournament)}</span>'
+        f"<span>{_label('seat_card', ' ')}</span></div>\n"
+        f'<div class="who"><span class="no" data-col="number">{card.number}</span> '
+        f'<span data-col="name">{_e(card.name)}</span></div>\n{team}'
+        '<table class="seats">\n<thead><tr>'
+        f"<th>{_label('session', ' ')}</th><th>{_label('table', ' ')}</th>"
+        f"<th>{_label('first_seat', ' ')}</th></tr></thead>\n<tbody>\n{rows}</tbody>\n</table>\n"
+        f'<p class="legend">{_label("first_seat", " ")}: the seat at hand 1 · '
+        f"{_label('seats_rotate', ' ')} (第五条九)</p>\n</div>\n"
+    )
+
+
+def seat_cards_html(store: Store, tournament: str, *, order: str = "number") -> str:
+    """The seat cards (座位卡) of every registered player (``seat_cards``), two across an A4
+    page and as many down as the sessions allow, dashed cut lines round each card. Each lists
+    every planned session: the table and the seat wind at its first hand, a bye, a substitution,
+    or that the session is not drawn yet."""
+    with OrmSession(store.engine) as db:
+        t = _tournament(db, tournament)
+        name, sessions = t.name, t.sessions_planned
+    cards = seat_cards(store, tournament, order=order)
+    rows = _card_rows(sessions)
+    per_page = 2 * rows
+    height = f"{(_PAGE_HEIGHT_MM - 1) / rows:.1f}mm"
+    pages = []
+    for start in range(0, max(len(cards), 1), per_page):
+        chunk = "".join(_card_html(name, c) for c in cards[start : start + per_page])
+        pages.append(
+            f'<section class="page cards" style="grid-template-rows: repeat({rows}, {height});">'
+            f"\n{chunk}</section>\n"
+        )
+    return _page(f"{name} — {_zh('seat_card')}", "".join(pages), css=_CARD_CSS)
+
+
+# -- best hands and fan counts ------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class BestHand:
+    """A winning hand entered hand by hand. ``hand`` is 0-15 (printed 1-16); ``fans`` as
+    recorded, 中文, a fan counted twice listed twice (empty: entered by its points alone)."""
+
+    player: str
+    session: int
+    table: int
+    hand: int
+    fan_points: int
+    flowers: int
+    self_drawn: bool
+    fans: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class FanCount:
+    """How often a fan was counted over the recorded wins: ``times`` (箭刻 twice in a hand is 2),
+    in how many winning ``hands`` and by how many different ``players``. ``zh`` as recorded,
+    ``en`` and ``points`` from the fan table ('' and None for a name it does not know)."""
+
+    zh: str
+    en: str
+    points: int | None
+    times: int
+    hands: int
+    players: int
+
+
+@dataclass(frozen=True, slots=True)
+class Highlights:
+    """The best hands and the fan counts of a tournament. ``hands``: every hand entered hand by
+    hand (wins, drawn hands, false wins); ``wins``: the winning ones; ``wins_without_fans``:
+    wins entered by their points alone, which count among the best hands but not in the fan
+    counts. ``totals_only``: the tables (session, table) entered as session totals only, whose
+    hands are not known."""
+
+    tournament: str
+    best: tuple[BestHand, ...]
+    fans: tuple[FanCount, ...]
+    hands: int
+    wins: int
+    wins_without_fans: int
+    totals_only: tuple[tuple[int, int], ...]
+
+
+def _fan_key(name: str) -> tuple[str, str, int | None, int]:
+    """(中文, English, points, order) of a recorded fan name."""
+    try:
+        fan = Fan.by_name(name)
+    except KeyError:
+        return name, "", None, 1000
+    return fan.zh, fan.en, fan.points, fan.number
+
+
+def highlights(store: Store, tournament: str, *, top: int = 10) -> Highlights:
+    """The ``top`` highest-scoring hands entered hand by hand (by fan points, then flowers;
+    hands tied with the last one listed are all kept), and every fan counted over all recorded
+    wins, most frequent first. A missing tournament raises ``StoreError``."""
+    if top < 0:
+        raise ValueError(f"top must be 0 or more, not {top}")
+    wins: list[BestHand] = []
+    recorded = 0
+    totals_only: list[tuple[int, int]] = []
+    with OrmSession(store.engine) as db:
+        t = _tournament(db, tournament)
+        name = t.name
+        sessions = db.scalars(
+            select(TournamentSession)
+            .where(TournamentSession.tournament_id == t.id)
+            .order_by(TournamentSession.number)
+        ).all()
+        for session in sessions:
+            for table in sorted(session.tables, key=lambda x: x.number):
+                hands = db.scalars(
+                    select(HandRecord)
+                    .where(HandRecord.table_id == table.id)
+                    .order_by(HandRecord.number)
+                ).all()
+                if not hands:
+                    totals = select(SessionResult.id).where(SessionResult.table_id == table.id)
+                    if db.scalar(totals) is not None:
+                        totals_only.append((session.number, table.number))
+                    continue
+                seats = sorted(table.seats, key=lambda s: s.seat)
+                if len(seats) != 4:
+                    continue
+                a, b, c, d = (s.player.name for s in seats)
+                seating = SeatingTable(table.number, (a, b, c, d))
+                recorded += len(hands)
+                for hand in hands:
+                    if hand.winner_seat is None:
+                        continue
+                    wins.append(
+                        BestHand(
+                            seating.seats_at(hand.number)[hand.winner_seat],
+                            session.number,
+                            table.number,
+                            hand.number,
+                            hand.fan_points,
+                            hand.flowers,
+                            hand.discarder_seat is None,
+                            tuple(hand.fans or ()),
+                        )
+                    )
+    ordered = sorted(
+        wins, key=lambda h: (-h.fan_points, -h.flowers, h.session, h.table, h.hand, h.player)
+    )
+    best = ordered[:top]
+    if best:
+        last = (best[-1].fan_points, best[-1].flowers)
+        best += [h for h in ordered[top:] if (h.fan_points, h.flowers) == last]
+    times: Counter[str] = Counter()
+    in_hands: Counter[str] = Counter()
+    players: dict[str, set[str]] = defaultdict(set)
+    facts: dict[str, tuple[str, int | None, int]] = {}
+    for win in wins:
+        counted = Counter(_fan_key(f)[0] for f in win.fans)
+        for fan in win.fans:
+            zh, en, points, number = _fan_key(fan)
+            facts[zh] = (en, points, number)
+        for zh, count in counted.items():
+            times[zh] += count
+            in_hands[zh] += 1
+            players[zh].add(win.player)
+    fans = sorted(
+        (
+            FanCount(zh, facts[zh][0], facts[zh][1], times[zh], in_hands[zh], len(players[zh]))
+            for zh in times
+        ),
+        key=lambda f: (-f.hands, -f.times, facts[f.zh][2], f.zh),
+    )
+    return Highlights(
+        name,
+        tuple(best),
+        tuple(fans),
+        recorded,
+        len(wins),
+        sum(not h.fans for h in wins),
+        tuple(totals_only),
+    )
+
+
+def highlights_json(found: Highlights) -> dict[str, object]:
+    """``highlights`` as plain data (hands numbered 1-16, as printed)."""
+    return {
+        "tournament": found.tournament,
+        "hands_recorded": found.hands,
+        "wins": found.wins,
+        "wins_without_fans": found.wins_without_fans,
+        "tables_totals_only": [{"session": s, "table": t} for s, t in found.totals_only],
+        "best_hands": [
+            {
+                "player": h.player,
+                "session": h.session,
+                "table": h.table,
+                "hand": h.hand + 1,
+                "fan_points": h.fan_points,
+                "flowers": h.flowers,
+                "self_drawn": h.self_drawn,
+                "fans": list(h.fans),
+            }
+            for h in found.best
+        ],
+        "fan_counts": [
+            {
+                "fan": f.zh,
+                "en": f.en,
+                "points": f.points,
+                "times": f.times,
+                "hands": f.hands,
+                "players": f.players,
+            }
+            for f in found.fans
+        ],
+    }
+
+
+def highlights_notes(found: Highlights) -> list[str]:
+    """What the counts leave out, in English: tables entered as totals only (no hands), wins
+    entered without their fans, nothing entered hand by hand."""
+    notes = []
+    if found.totals_only:
+        where = ", ".join(f"session {s} table {t}" for s, t in found.totals_only)
+        notes.append(
+            f"{len(found.totals_only)} table(s) were entered as session totals only and have no "
+            f"hands: none of their wins is among the best hands or in the fan counts ({where})."
+        )
+    if found.wins_without_fans:
+        notes.append(
+            f"{found.wins_without_fans} win(s) were entered by their fan points alone, without "
+            "the fans: they rank among the best hands but add nothing to the fan counts."
+        )
+    if not found.hands:
+        notes.append("No hand has been entered hand by hand yet.")
+    return notes
+
+
+def _fan_list(fans: Sequence[str]) -> str:
+    counted = Counter(fans)
+    parts = [f"{zh}×{n}" if n > 1 else zh for zh, n in counted.items()]
+    return "、".join(_e(p) for p in parts) if parts else DASH
+
+
+def highlights_html(store: Store, tournament: str, *, top: int = 10) -> str:
+    """The best hands and the fan counts (``highlights``) as a printable A4 page, with what
+    they leave out said at the top (tables entered as totals only have no hands)."""
+    return highlights_page(highlights(store, tournament, top=top))
+
+
+def highlights_page(found: Highlights) -> str:
+    """The page of ``highlights_html`` from what ``highlights`` read."""
+    out = [
+        f'<h1 data-col="tournament">{_e(found.tournament)}</h1>\n'
+        f'<p class="sub">{_label("highlights", " ")}</p>\n'
+    ]
+    notes = highlights_notes(found)
+    if found.totals_only:
+        notes[0] = f"{_zh('totals_only')}: " + notes[0]
+    for note in notes:
+        out.append(f'<p class="notice" data-col="notice">{_e(note)}</p>\n')
+    out.append(
+        f"<h2>{_label('best_hands', ' ')}</h2>\n"
+        '<table class="best">\n<thead><tr>'
+        f"<th>{_label('rank')}</th><th>{_label('winner')}</th>"
+        f"<th>{_label('session')}</th><th>{_label('table')}</th>"
+        f"<th>{_label('hand')}</th><th>{_label('fan_points')}</th>"
+        f"<th>{_label('flowers')}</th><th>{_label('win')}</th><th>{_label('fans')}</th>"
+        "</tr></thead>\n<tbody>\n"
+    )
+    previous: tuple[int, int] | None = None
+    place = 0
+    for index, hand in enumerate(found.best, 1):
+        if (hand.fan_points, hand.flowers) != previous:
+            place, previous = index, (hand.fan_points, hand.flowers)
+        how = _zh("self_drawn") if hand.self_drawn else _zh("deal_in")
+        out.append(
+            f'<tr data-player="{_e(hand.player)}" data-session="{hand.session}" '
+            f'data-table="{hand.table}" data-hand="{hand.hand + 1}">'
+            f'<td data-col="rank">{place}</td><td class="name" data-col="player">'
+            f"{_e(hand.player)}</td><td>{hand.session}</td><td>{hand.table}</td>"
+            f'<td>{hand.hand + 1}</td><td data-col="fan-points"><b>{hand.fan_points}</b></td>'
+            f"<td>{hand.flowers or ''}</td><td>{how}</td>"
+            f'<td class="name" data-col="fans">{_fan_list(hand.fans)}</td></tr>\n'
+        )
+    if not found.best:
+        out.append(f'<tr><td colspan="9">{DASH}</td></tr>\n')
+    out.append(
+        "</tbody>\n</table>\n"
+        f"<h2>{_label('fan_counts', ' ')}</h2>\n"
+        '<table class="fans">\n<thead><tr>'
+        f"<th>{_label('fans')}</th><th>{_label('fan')}</th><th>{_label('times')}</th>"
+        f"<th>{_label('hands_count')}</th><th>{_label('players_count')}</th>"
+        "</tr></thead>\n<tbody>\n"
+    )
+    for fan in found.fans:
+        out.append(
+            f'<tr data-fan="{_e(fan.zh)}"><td class="name">{_e(fan.zh)} '
+            f'<span class="en">{_e(fan.en)}</span></td>'
+            f"<td>{'' if fan.points is None else fan.points}</td>"
+            f'<td data-col="times">{fan.times}</td><td data-col="hands">{fan.hands}</td>'
+            f'<td data-col="players">{fan.players}</td></tr>\n'
+        )
+    if not found.fans:
+        out.append(f'<tr><td colspan="5">{DASH}</td></tr>\n')
+    out.append(
+        "</tbody>\n</table>\n"
+        f'<p class="legend">{_zh("fan_points")}: the fan points of the win (flowers apart) ·'
+        f" {_zh('times')}: times counted (箭刻×2 counts 2) · {_zh('hands_count')}: winning hands"
+        f" with the fan · {_zh('players_count')}: different winners · hands entered hand by"
+        f" hand: {found.hands}, wins: {found.wins}</p>\n"
+    )
+    css = "p.notice { border: 0.4mm solid #000; padding: 1.5mm 2mm; margin: 0 0 2mm 0; }\n"
+    return _page(f"{found.tournament} — {_zh('highlights')}", "".join(out), css=css)
 
 
 # -- PDF ------------------------------------------------------------------------------------------

@@ -4,7 +4,9 @@
 meet as many different opponents as possible, team-mates never share a table, and the starting
 winds are balanced. Player counts not divisible by four: byes or substitute places (第十二条).
 The seat rotation between rounds inside a session is ``guobiao.table.session.seating`` (第五条九); a
-``Table`` gives its players' seats at any hand through it. Method and figures: docs/seating.md.
+``Table`` gives its players' seats at any hand through it. Sessions after ones already played:
+``continue_schedule`` (the re-draw after a withdrawal, 第十二条二) and ``pair_session`` (final
+rounds from the standings: swiss, strongest together). Method and figures: docs/seating.md.
 """
 
 from __future__ import annotations
@@ -18,13 +20,17 @@ from typing import Literal
 from guobiao.table.session import seating as _session_seating
 
 __all__ = [
+    "PAIRINGS",
     "Bound",
+    "Pairing",
     "Quality",
     "Schedule",
     "SessionSeating",
     "Table",
     "best_possible",
+    "continue_schedule",
     "draw_session_one",
+    "pair_session",
     "quality",
     "schedule",
 ]
@@ -32,6 +38,9 @@ __all__ = [
 WINDS = ("E", "S", "W", "N")
 _TEAM_CLASH = 1_000_000  # cost of team-mates at one table: effectively forbidden
 _PERMS = tuple(itertools.permutations(range(4)))  # identity first: ties keep the drawn order
+Pairing = Literal["swiss", "strongest"]
+PAIRINGS: tuple[Pairing, ...] = ("swiss", "strongest")
+"""Final-round pairings from the standings (``pair_session``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -561,15 +570,6 @@ def schedule(
     if design is not None:
         plan = design.classes(min(design.capacity, sessions))
 
-    def meetings(tables_by_session: list[list[list[int]]]) -> list[list[int]]:
-        meet = [[0] * n for _ in range(n)]
-        for tables in tables_by_session:
-            for t in tables:
-                for a, b in itertools.combinations(t, 2):
-                    meet[a][b] += 1
-                    meet[b][a] += 1
-        return meet
-
     def extend(
         start: int, upto: int, meet: list[list[int]], stream: random.Random
     ) -> list[list[list[int]]]:
@@ -586,7 +586,9 @@ def schedule(
         return extra
 
     if not plan:
-        plan = extend(0, 1, meetings([]), rng)  # the draw: session one whatever the sessions
+        plan = extend(
+            0, 1, _count_meetings(n, []), rng
+        )  # the draw: session one whatever the sessions
     for table in plan[0]:
         rng.shuffle(table)  # the drawn seats: no link between seat and place in the deal
     # Beyond a design's classes the search goes on from them; it also starts afresh after the
@@ -598,7 +600,7 @@ def schedule(
     tries = max(1, min(30, 3000 // (n * sessions)))
     best: tuple[int, int, list[list[list[int]]], int] | None = None
     for choice, prefix in enumerate(starts):
-        meet = meetings(prefix)
+        meet = _count_meetings(n, prefix)
         for attempt in range(tries):
             trial_meet = [row[:] for row in meet]
             tag = f"{seed}/{attempt}" + ("/search" if choice else "")
@@ -652,6 +654,247 @@ def draw_session_one(
     """抽签定位 (第六条五(二)): a seeded random draw of tables and seats. It is the first session
     of ``schedule`` with the same arguments."""
     return schedule(players, 1, teams=teams, seed=seed, fill=fill).sessions[0]
+
+
+# --- going on from sessions already played: re-draws and final rounds --------------------------
+
+
+def _with_history(
+    players: Sequence[str],
+    played: Sequence[SessionSeating],
+    teams: Mapping[str, Iterable[str]] | None,
+) -> tuple[list[str], list[int], list[list[int]], list[list[list[int]]], list[int]]:
+    """Index the ``players`` first (0 … n − 1), then anyone else seated in ``played`` (withdrawn
+    players: they count for nothing). Returns the names, each index's team (−1: none), the teams
+    as index lists, the played tables as indices and each player's byes in ``played``. A team
+    may outnumber the tables when the byes can take the rest (``_pick_byes``)."""
+    names = list(players)
+    if len(set(names)) != len(names):
+        raise ValueError("players must be distinct")
+    if len(names) < 4:
+        raise ValueError("a table needs four players")
+    team_of, groups = _team_index(names, teams)
+    if sum(max(0, len(g) - len(names) // 4) for g in groups) > len(names) % 4:
+        raise ValueError("a team has more members than there are tables (and byes)")
+    index = {p: i for i, p in enumerate(names)}
+    for session in played:
+        for table in session.tables:
+            for p in table.seats:
+                if p not in index:
+                    index[p] = len(names)
+                    names.append(p)
+    team_of += [-1] * (len(names) - len(team_of))
+    history = [[[index[p] for p in t.seats] for t in s.tables] for s in played]
+    byes = [0] * len(players)
+    for session in played:
+        for p in session.byes:
+            if p in index and index[p] < len(players):
+                byes[index[p]] += 1
+    return names, team_of, groups, history, byes
+
+
+def _pick_byes(
+    n: int, n_byes: int, groups: list[list[int]], key: Callable[[int], tuple[int, int]]
+) -> list[int]:
+    """The ``n_byes`` of players 0 … n − 1 who sit out, lowest ``key`` first; a team with more
+    members than the n // 4 tables first sits out the members it has too many."""
+    out: list[int] = []
+    for group in groups:
+        out += sorted(group, key=key)[: max(0, len(group) - n // 4)]
+    rest = sorted((p for p in range(n) if p not in out), key=key)
+    return out + rest[: n_byes - len(out)]
+
+
+def _count_meetings(n: int, tables_by_session: Iterable[list[list[int]]]) -> list[list[int]]:
+    meet = [[0] * n for _ in range(n)]
+    for tables in tables_by_session:
+        for t in tables:
+            for a, b in itertools.combinations(t, 2):
+                meet[a][b] += 1
+                meet[b][a] += 1
+    return meet
+
+
+def _check_teams(tables: Iterable[list[int]], team_of: list[int]) -> bool:
+    """True when no table holds two players of one team."""
+    return not any(
+        team_of[a] != -1 and team_of[a] == team_of[b]
+        for t in tables
+        for a, b in itertools.combinations(t, 2)
+    )
+
+
+def _seating_of(
+    number: int, tables: list[list[int]], byes: Iterable[int], names: Sequence[str]
+) -> SessionSeating:
+    return SessionSeating(
+        number=number,
+        tables=tuple(
+            Table(i, (names[t[0]], names[t[1]], names[t[2]], names[t[3]]))
+            for i, t in enumerate(tables)
+        ),
+        byes=tuple(names[p] for p in byes),
+    )
+
+
+def continue_schedule(
+    players: Sequence[str],
+    played: Sequence[SessionSeating],
+    sessions: int,
+    *,
+    teams: Mapping[str, Iterable[str]] | None = None,
+    seed: int = 0,
+) -> Schedule:
+    """Tables for ``sessions`` more sessions of ``players`` after the sessions ``played``, which
+    stand as they are: the re-draw after a withdrawal (第十二条二 「可重新进行编排」).
+
+    The same search as ``schedule`` (item 3 of docs/seating.md), with the meetings of ``played``
+    counted in the repeat minimisation, their starting winds in the wind balance (their seats are
+    kept) and their byes in the turn of byes: with a count not divisible by four the players with
+    the fewest byes so far sit out (a team with more members than tables first sits out the ones
+    too many: 15 players in teams of 4, one of each full team); each try takes its own seeded turn
+    among players with as many byes, so who sits out is searched too. Anyone seated
+    in ``played`` who is not in ``players`` (withdrawn) counts for nothing. ``teams`` (of
+    ``players`` only): team-mates never share a table. Sessions are numbered on from
+    ``len(played)``, tables from 0, as ``schedule`` numbers them.
+    """
+    if sessions < 1:
+        raise ValueError("at least one session")
+    names, team_of, groups, history, byes_had = _with_history(players, played, teams)
+    n, total = len(players), len(names)
+    n_tables, n_byes = n // 4, n % 4
+    rng = random.Random(seed)
+    order = list(range(n))
+    rng.shuffle(order)
+    base = _count_meetings(total, history)
+    tries = max(1, min(30, 3000 // (n * sessions)))
+    best: tuple[int, int, list[list[list[int]]], list[list[int]]] | None = None
+    for attempt in range(tries):
+        meet = [row[:] for row in base]
+        stream = random.Random(f"{seed}/continue/{attempt}")
+        # the turn of byes among equals: the draw's last seats first, then a new turn each try
+        turn = order[::-1] if attempt == 0 else stream.sample(order, n)
+        place = {p: i for i, p in enumerate(turn)}
+        had = byes_had[:]
+        outs: list[list[int]] = []
+        for _ in range(sessions):
+            rank = {p: (had[p], place[p]) for p in range(n)}
+            out = _pick_byes(n, n_byes, groups, rank.__getitem__)
+            for p in out:
+                had[p] += 1
+            outs.append(out)
+        extra: list[list[list[int]]] = []
+        for out in outs:
+            active = [p for p in order if p not in out]
+            tables = _seat_session(active, n_tables, meet, team_of, stream)
+            for t in tables:
+                for a, b in itertools.combinations(t, 2):
+                    meet[a][b] += 1
+                    meet[b][a] += 1
+            extra.append(tables)
+        repeats = sum(m - 1 for row in meet[:n] for m in row[:n] if m > 1) // 2
+        worst = max(max(row[:n]) for row in meet[:n])
+        if best is None or (repeats, worst) < best[:2]:
+            best = (repeats, worst, extra, outs)
+    assert best is not None
+    plan, outs = best[2], best[3]
+    if not all(_check_teams(tables, team_of) for tables in plan):
+        raise ValueError("could not keep team-mates apart")  # pragma: no cover
+    _balance_winds(history + plan, total, len(history))
+    return Schedule(
+        players=tuple(names[:n]),
+        sessions=tuple(
+            _seating_of(len(played) + s, tables, out, names)
+            for s, (tables, out) in enumerate(zip(plan, outs, strict=True))
+        ),
+        method=f"heuristic after {len(played)} session(s) kept: seeded greedy deal + swaps",
+    )
+
+
+_SWISS_WINDOW = 8  # a table's anchor picks its three opponents among the next 8 in rank order
+_SWISS_BUDGET = 2_000  # tables tried in the branch-and-bound search of the swiss pairing
+_REPEAT = 10_000  # cost of one earlier meeting at a swiss table, against 1 per place skipped
+
+
+def _swiss_tables(ranked: list[int], meet: list[list[int]], team_of: list[int]) -> list[list[int]]:
+    """Tables of four in rank order that avoid earlier meetings and team-mates: depth first,
+    each table the best-ranked player left with three of the next ``_SWISS_WINDOW``, the cheapest
+    choice first (team-mates ``_TEAM_CLASH``, each earlier meeting of a pair ``_REPEAT``, each
+    place skipped 1), so the first complete seating is the greedy one; branch and bound then looks
+    ahead for a cheaper one within ``_SWISS_BUDGET`` tables tried."""
+    best: list[list[int]] = []
+    best_cost = -1
+    tried = 0
+
+    def cost(members: list[int]) -> int:
+        c = 0
+        for a, b in itertools.combinations(members, 2):
+            c += _REPEAT * meet[a][b]
+            if team_of[a] != -1 and team_of[a] == team_of[b]:
+                c += _TEAM_CLASH * _REPEAT
+        return c
+
+    def search(left: list[int], spent: int, tables: list[list[int]]) -> None:
+        nonlocal best, best_cost, tried
+        if not left:
+            if best_cost == -1 or spent < best_cost:
+                best, best_cost = [t[:] for t in tables], spent
+            return
+        anchor, pool = left[0], left[1 : 1 + _SWISS_WINDOW]
+        choices = sorted(
+            (cost([anchor, *(pool[i] for i in pick)]) + sum(pick) - 3, pick)
+            for pick in itertools.combinations(range(len(pool)), 3)
+        )
+        for c, pick in choices:
+            if tried >= _SWISS_BUDGET or (best_cost != -1 and spent + c >= best_cost):
+                return
+            tried += 1
+            chosen = {pool[i] for i in pick}
+            tables.append([anchor, *(pool[i] for i in pick)])
+            search([p for p in left[1:] if p not in chosen], spent + c, tables)
+            tables.pop()
+
+    search(ranked, 0, [])
+    return best
+
+
+def pair_session(
+    ranking: Sequence[str],
+    kind: Pairing,
+    *,
+    played: Sequence[SessionSeating] = (),
+    teams: Mapping[str, Iterable[str]] | None = None,
+) -> SessionSeating:
+    """One session seated from the standings, for the final rounds: ``ranking`` is every player
+    to seat, best first.
+
+    - ``"strongest"`` (strongest together): tables of four in rank order, 1-4, 5-8, …; nothing
+      else is looked at, so team-mates can meet.
+    - ``"swiss"``: rank-ordered tables that avoid repeat meetings where they can. Each table is
+      the best-ranked player left with three of the next eight, chosen to avoid earlier meetings
+      (in ``played``) and team-mates first, then to skip as few places as possible; a bounded
+      look-ahead (branch and bound) keeps a cheap table now from forcing a repeat later.
+      Team-mates share a table only when no choice in reach avoids it.
+
+    With a count not divisible by four the lowest ranked of those with the fewest byes in
+    ``played`` sit out. Each table's players are ordered over E S W N against their starts in
+    ``played`` (the fewest earlier starts at those winds; ties keep rank order, the best-ranked at
+    East). The session is numbered ``len(played)``, its tables from 0 (table 0 the top table).
+    """
+    if kind not in PAIRINGS:
+        raise ValueError(f"pairing {kind!r} is not one of {', '.join(PAIRINGS)}")
+    names, team_of, groups, history, byes_had = _with_history(ranking, played, teams)
+    n = len(ranking)
+    out = _pick_byes(n, n % 4, groups, lambda p: (byes_had[p], -p))
+    active = [p for p in range(n) if p not in out]  # rank order
+    if kind == "strongest":
+        tables = [active[i : i + 4] for i in range(0, len(active), 4)]
+    else:
+        meet = _count_meetings(len(names), history)
+        tables = _swiss_tables(active, meet, team_of)
+    plan = [*history, tables]
+    _balance_winds(plan, len(names), len(history))
+    return _seating_of(len(played), plan[-1], sorted(out), names)
 
 
 def quality(sched: Schedule, teams: Mapping[str, Iterable[str]] | None = None) -> Quality:

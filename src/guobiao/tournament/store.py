@@ -22,14 +22,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import Engine, create_engine, event, select
+from sqlalchemy import Engine, create_engine, delete, event, func, select
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm import Session as OrmSession
 from sqlalchemy.orm import sessionmaker
@@ -48,9 +48,21 @@ from guobiao.tournament.models import (
     Team,
     Tournament,
     TournamentSession,
+    Withdrawal,
 )
-from guobiao.tournament.ranking import Entry, TableResult
-from guobiao.tournament.seating import Schedule
+from guobiao.tournament.ranking import (
+    WITHDRAWAL_REASONS,
+    Entry,
+    TableResult,
+    individual_ranking,
+)
+from guobiao.tournament.seating import (
+    PAIRINGS,
+    Schedule,
+    SessionSeating,
+    continue_schedule,
+    pair_session,
+)
 from guobiao.tournament.seating import Table as SeatingTable
 
 __all__ = [
@@ -58,10 +70,18 @@ __all__ = [
     "LOWEST_PLAUSIBLE",
     "MIGRATIONS",
     "AuditLine",
+    "HandEntry",
+    "HandError",
     "PenaltyLine",
     "PlayerRow",
+    "RecordedHand",
+    "Redraw",
     "Store",
     "StoreError",
+    "TableEnd",
+    "TableStatus",
+    "TournamentSettings",
+    "WithdrawalLine",
     "alembic_config",
     "implausible_totals",
     "open_store",
@@ -75,8 +95,12 @@ WARNING = "WARNING"  # the kind of a warning's PenaltyRecord (第十三条一)
 MINIMUM_FAN = 8  # 第十条一(一)2 起和分
 TEAM_PLAYERS = 4  # 第十二条: a team of 4 players and at most one substitute
 TEAM_SUBSTITUTES = 1
+WITHDRAWN_RESULTS = ("keep", "void")
+"""How a withdrawn or disqualified player's played sessions count (``Tournament.withdrawn_results``):
+"keep" (the default) or "void" (docs/rules.md §19)."""
 LATE = "late"  # the kind of a lateness deduction (第十三条二(一)): once a session per player
 DEDUCTION = "deduction"  # the kind of a deduction entered with a table's session totals
+INTENTIONAL = "INTENTIONAL_FAKE_WIN"  # 有意诈和 (第十四条六(四)): 「应予取消比赛资格」
 LOWEST_PLAUSIBLE = 0
 """A 局分 below this warns (``implausible_totals``): losing more than the whole 500 start in the
 16 hands of a session (第五条, 4 rounds) means paying over 31 points every hand, 8 + 24, as if
@@ -92,6 +116,14 @@ Seat = int | str
 class StoreError(Exception):
     """A refused write or a failed lookup; the message names the tournament, session, table,
     hand (1-16) or player. Nothing was changed."""
+
+
+class HandError(StoreError):
+    """A hand refused by ``record_hand`` or ``record_hands``; ``hand``: which (0-15)."""
+
+    def __init__(self, hand: int, message: str) -> None:
+        super().__init__(message)
+        self.hand = hand
 
 
 def implausible_totals(scores: Mapping[str, int], starting: int = STARTING_POINTS) -> list[str]:
@@ -128,6 +160,8 @@ class PlayerRow:
     substitute: bool = False
     ema_id: str | None = None
     country: str | None = None
+    first_name: str | None = None  # for the EMA results file (guobiao.tournament.ema)
+    last_name: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -161,6 +195,129 @@ class PenaltyLine:
     amount: int
     payee: str | None
     note: str | None
+
+
+HANDS = 16  # 第五条: a session (局) is 4 rounds of 4 hands
+ENDED = "ended"  # the key of a table's end mark in its audit entries (``Store.finish_table``)
+
+
+@dataclass(frozen=True, slots=True)
+class HandEntry:
+    """One hand for ``Store.record_hands``: the arguments of ``Store.record_hand`` (``hand``
+    0-15; seats are seat winds of that hand; ``note`` goes to the audit trail)."""
+
+    hand: int
+    winner: Seat | None = None
+    discarder: Seat | None = None
+    fan_points: int = 0
+    flowers: int = 0
+    penalties: Sequence[Penalty] = ()
+    fans: Sequence[str] | None = None
+    tiles: str | None = None
+    warnings: Sequence[Seat] = ()
+    note: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class RecordedHand:
+    """A hand recorded by ``Store.record_hands``: ``players`` at E S W N in that hand, the score
+    changes by seat wind, and the table's 局分 after it (by player)."""
+
+    hand: int
+    players: tuple[str, str, str, str]
+    deltas: tuple[int, int, int, int]
+    scores: dict[str, int]
+
+
+@dataclass(frozen=True, slots=True)
+class TableEnd:
+    """A table whose session ended before hand 16, after ``hands`` hands: at the time limit
+    (第六条四 「按已取得的分数计算成绩」) or left one short (三缺一, 第十二条三(一)). Marked by
+    ``who`` at ``at`` (UTC), ``note`` saying why."""
+
+    hands: int
+    who: str
+    at: datetime
+    note: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class TableStatus:
+    """What is entered for one table of a session: the hands (0-15), the session totals, and
+    the end mark. ``state``: "missing" (nothing entered), "partial" (hands of part of the
+    session), "complete" (totals, all 16 hands, or the hands up to a marked end)."""
+
+    session: int
+    table: int
+    players: tuple[str, ...]  # at E S W N of the session's first hand
+    hands: tuple[int, ...]
+    totals: bool
+    ended: TableEnd | None = None
+
+    @property
+    def state(self) -> str:
+        if self.totals or len(self.hands) == HANDS:
+            return "complete"
+        if self.ended is not None and len(self.hands) == self.ended.hands:
+            return "complete"
+        return "partial" if self.hands else "missing"
+
+    @property
+    def missing_hands(self) -> tuple[int, ...]:
+        """The hands (0-15) still to enter; none once the table is complete."""
+        if self.state == "complete":
+            return ()
+        return tuple(h for h in range(HANDS) if h not in self.hands)
+
+
+class _DryRun(Exception):
+    """Not an error: carries a dry run's result out of its rolled-back transaction."""
+
+    def __init__(self, result: list[RecordedHand]) -> None:
+        self.result = result
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentSettings:
+    """A tournament's settings. ``final_pairing`` ("swiss", "strongest" or None) seats the last
+    ``final_sessions`` sessions from the standings, one at a time (``Store.pair_session``); the
+    draw seats the ``drawn_sessions`` before them."""
+
+    sessions: int
+    group_size: int | None
+    withdrawn_results: str
+    final_pairing: str | None
+    final_sessions: int
+
+    @property
+    def drawn_sessions(self) -> int:
+        return self.sessions - self.final_sessions
+
+
+@dataclass(frozen=True, slots=True)
+class WithdrawalLine:
+    """A player who left the tournament from session ``from_session`` on (the first session
+    they do not play): ``reason`` "withdrawn" or "disqualified"; recorded by ``who`` at ``at``
+    (UTC)."""
+
+    player: str
+    from_session: int
+    reason: str
+    who: str
+    at: datetime
+    note: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class Redraw:
+    """What ``Store.withdraw`` did: the withdrawal, and the sessions it seated again without the
+    player (numbered from 1, tables from 1) with how; ``unseated``: later sessions not seated yet
+    (final rounds, seated from the standings when their turn comes)."""
+
+    withdrawal: WithdrawalLine
+    sessions: tuple[SessionSeating, ...]
+    method: str
+    unseated: tuple[int, ...]
 
 
 def alembic_config(url: str | None = None) -> Config:
@@ -326,9 +483,16 @@ class Store:
         sessions: int,
         group_size: int | None = None,
         rules_profile: str = "mcr1998",
+        withdrawn_results: str = "keep",
+        final_pairing: str | None = None,
+        final_sessions: int | None = None,
     ) -> int:
         """A new tournament; ``group_size`` is the ranking group (None or 4: each table; else a
-        multiple of 4: consecutive tables of a session form a group)."""
+        multiple of 4: consecutive tables of a session form a group). ``withdrawn_results``:
+        how a withdrawn or disqualified player's played sessions count, "keep" or "void"
+        (docs/rules.md §19). ``final_pairing`` ("swiss" or "strongest"): the last
+        ``final_sessions`` sessions (1 if not given) are seated from the standings, one at a
+        time (``pair_session``); the draw seats the sessions before them."""
         if not name.strip():
             raise StoreError("a tournament needs a name")
         if sessions < 1:
@@ -336,6 +500,24 @@ class Store:
         if group_size is not None and (group_size < 4 or group_size % 4):
             raise StoreError(
                 f"tournament {name!r}: a ranking group of {group_size} is not a multiple of 4"
+            )
+        if withdrawn_results not in WITHDRAWN_RESULTS:
+            raise StoreError(
+                f"tournament {name!r}: withdrawn results {withdrawn_results!r} is not one of "
+                f"{', '.join(WITHDRAWN_RESULTS)}"
+            )
+        if final_pairing is not None and final_pairing not in PAIRINGS:
+            raise StoreError(
+                f"tournament {name!r}: final pairing {final_pairing!r} is not one of "
+                f"{', '.join(PAIRINGS)}"
+            )
+        if final_sessions is not None and final_pairing is None:
+            raise StoreError(f"tournament {name!r}: final sessions need a final pairing")
+        finals = 0 if final_pairing is None else 1 if final_sessions is None else final_sessions
+        if final_pairing is not None and not 1 <= finals < sessions:
+            raise StoreError(
+                f"tournament {name!r}: {finals} final session(s) of {sessions}: at least one, "
+                "and the first session is drawn (there are no standings before it)"
             )
         with self._write(f"create tournament {name!r}") as db:
             if db.scalar(select(Tournament.id).where(Tournament.name == name)) is not None:
@@ -346,10 +528,24 @@ class Store:
                 group_size=group_size,
                 rules_profile=rules_profile,
                 starting_points=STARTING_POINTS,
+                withdrawn_results=withdrawn_results,
+                final_pairing=final_pairing,
+                final_sessions=finals,
             )
             db.add(row)
             db.flush()
             return row.id
+
+    def settings(self, tournament: str) -> TournamentSettings:
+        with self._read() as db:
+            t = self._tournament(db, tournament)
+            return TournamentSettings(
+                t.sessions_planned,
+                t.group_size,
+                t.withdrawn_results,
+                t.final_pairing,
+                t.final_sessions,
+            )
 
     def add_team(self, tournament: str, name: str, *, leader: str | None = None) -> None:
         with self._write(f"{tournament!r}: add team {name!r}") as db:
@@ -395,6 +591,8 @@ class Store:
                     substitute=row.substitute,
                     ema_id=row.ema_id or None,
                     country=row.country or None,
+                    first_name=row.first_name or None,
+                    last_name=row.last_name or None,
                 )
                 db.add(player)
                 known[row.name] = player
@@ -419,6 +617,7 @@ class Store:
             raise StoreError(f"player row {line}: needs a number and a name ({error})") from error
         team = raw.get("team")
         ema_id, country = raw.get("ema_id"), raw.get("country")
+        first, last = raw.get("first_name"), raw.get("last_name")
         return PlayerRow(
             number,
             name,
@@ -426,6 +625,8 @@ class Store:
             _truthy(raw.get("substitute")),
             str(ema_id) if ema_id else None,
             str(country) if country else None,
+            str(first) if first else None,
+            str(last) if last else None,
         )
 
     def save_schedule(self, tournament: str, schedule: Schedule) -> None:
@@ -516,6 +717,16 @@ class Store:
                     f"{tournament!r}: {by!r} already plays in session {session} "
                     f"(table {seats[by].table.number})"
                 )
+            left = db.scalar(
+                select(Withdrawal).where(
+                    Withdrawal.tournament_id == t.id, Withdrawal.player_id == players[by].id
+                )
+            )
+            if left is not None and session >= left.from_session:
+                raise StoreError(
+                    f"{tournament!r}: {by!r} left the tournament ({left.reason}) from session "
+                    f"{left.from_session}"
+                )
             seat = seats[player]
             where = self._where(t, session, seat.table.number)
             row_table = self._table(db, t, session, seat.table.number, lock=True)
@@ -564,6 +775,384 @@ class Store:
                 note,
             )
             return seat.table.number
+
+    # -- withdrawals and re-draws; final rounds -----------------------------------------------
+
+    @staticmethod
+    def _session_rows(db: OrmSession, t: Tournament) -> list[TournamentSession]:
+        return list(
+            db.scalars(
+                select(TournamentSession)
+                .where(TournamentSession.tournament_id == t.id)
+                .order_by(TournamentSession.number)
+            )
+        )
+
+    @staticmethod
+    def _seated(db: OrmSession, session: TournamentSession) -> SessionSeating:
+        """A stored session as the seating code reads it: who sat where (a 陪打 in the seat they
+        took), the byes; numbered as stored, from 1."""
+        tables = []
+        for table in sorted(session.tables, key=lambda x: x.number):
+            a, b, c, d = (s.player.name for s in sorted(table.seats, key=lambda s: s.seat))
+            tables.append(SeatingTable(table.number, (a, b, c, d)))
+        byes = db.scalars(
+            select(SessionAbsence).where(
+                SessionAbsence.session_id == session.id, SessionAbsence.kind == "bye"
+            )
+        )
+        return SessionSeating(
+            session.number, tuple(tables), tuple(sorted(b.player.name for b in byes))
+        )
+
+    @staticmethod
+    def _started(db: OrmSession, session: TournamentSession) -> str | None:
+        """What is entered for a seated session, in words (None: nothing): results, hands,
+        deductions or a substitution at one of its tables. Only such a session can be seated
+        again."""
+        numbers = {table.id: table.number for table in session.tables}
+        for model, what in (
+            (SessionResult, "totals"),
+            (HandRecord, "hands"),
+            (PenaltyRecord, "a deduction"),
+        ):
+            found = db.scalar(
+                select(model.table_id).where(model.table_id.in_(list(numbers))).limit(1)
+            )
+            if found is not None:
+                return f"table {numbers[found]} has {what} entered"
+        for table in session.tables:
+            for seat in table.seats:
+                if seat.replaces is not None:
+                    return (
+                        f"table {table.number} has a substitute ({seat.player.name} for "
+                        f"{seat.replaces.name})"
+                    )
+        return None
+
+    @staticmethod
+    def _unseat(db: OrmSession, session: TournamentSession) -> None:
+        """Drop a session's tables, seats and byes (nothing else is entered: ``_started``)."""
+        ids = [table.id for table in session.tables]
+        if ids:
+            db.execute(delete(SeatAssignment).where(SeatAssignment.table_id.in_(ids)))
+            db.execute(delete(GameTable).where(GameTable.id.in_(ids)))
+        db.execute(
+            delete(SessionAbsence).where(
+                SessionAbsence.session_id == session.id, SessionAbsence.kind == "bye"
+            )
+        )
+        db.flush()
+        db.expire(session, ["tables"])
+
+    @staticmethod
+    def _place(
+        db: OrmSession,
+        session: TournamentSession,
+        seating: SessionSeating,
+        players: Mapping[str, Player],
+        pairing: str | None,
+    ) -> None:
+        """Store a seating (tables numbered from 1) into an empty session."""
+        for table in seating.tables:
+            row = GameTable(session=session, number=table.number)
+            db.add(row)
+            for seat, name in enumerate(table.seats):
+                db.add(SeatAssignment(table=row, seat=seat, player=players[name]))
+        for name in seating.byes:
+            db.add(SessionAbsence(session=session, player=players[name], kind="bye"))
+        session.pairing = pairing
+
+    @staticmethod
+    def _field(
+        db: OrmSession, t: Tournament, players: Mapping[str, Player]
+    ) -> tuple[list[str], dict[str, list[str]]]:
+        """The players the seating draws (registered, not a team's substitute, not withdrawn), by
+        registration number, and their teams."""
+        gone = set(db.scalars(select(Withdrawal.player_id).where(Withdrawal.tournament_id == t.id)))
+        field = sorted(
+            (p for p in players.values() if not p.substitute and p.id not in gone),
+            key=lambda p: p.number,
+        )
+        teams: dict[str, list[str]] = {}
+        for p in field:
+            if p.team is not None:
+                teams.setdefault(p.team.name, []).append(p.name)
+        return [p.name for p in field], teams
+
+    @staticmethod
+    def _zero_based(seating: SessionSeating) -> SessionSeating:
+        return SessionSeating(
+            seating.number - 1,
+            tuple(SeatingTable(x.number - 1, x.seats) for x in seating.tables),
+            seating.byes,
+        )
+
+    @staticmethod
+    def _one_based(seating: SessionSeating, number: int) -> SessionSeating:
+        return SessionSeating(
+            number, tuple(SeatingTable(x.number + 1, x.seats) for x in seating.tables), seating.byes
+        )
+
+    def _standings_order(self, db: OrmSession, t: Tournament, field: Sequence[str]) -> list[str]:
+        """``field`` in the order of the individual ranking (第十一条; a shared place in name
+        order), the players with no ranked session after them by registration number."""
+        ranked = [s.name for s in individual_ranking(self._table_results(db, t))]
+        inside = set(field)
+        first = [name for name in ranked if name in inside]
+        seen = set(first)
+        return first + [name for name in field if name not in seen]
+
+    def _pair(
+        self,
+        db: OrmSession,
+        t: Tournament,
+        row: TournamentSession,
+        kind: str,
+        players: Mapping[str, Player],
+        rows: Sequence[TournamentSession],
+    ) -> SessionSeating:
+        """Seat ``row`` from the standings (``pair_session``) and store it."""
+        field, teams = self._field(db, t, players)
+        if len(field) < 4:
+            raise StoreError(f"{t.name!r}: {len(field)} player(s) left; a table needs 4")
+        played = [self._zero_based(self._seated(db, r)) for r in rows if r.number < row.number]
+        order = self._standings_order(db, t, field)
+        try:
+            seating = pair_session(order, kind, played=played, teams=teams)  # type: ignore[arg-type]
+        except ValueError as error:
+            raise StoreError(f"{t.name!r}: session {row.number}: {error}") from error
+        numbered = self._one_based(seating, row.number)
+        self._unseat(db, row)
+        self._place(db, row, numbered, players, kind)
+        return numbered
+
+    def withdraw(
+        self,
+        tournament: str,
+        player: str,
+        from_session: int | None = None,
+        *,
+        who: str,
+        reason: str | None = None,
+        note: str | None = None,
+        seed: int = 0,
+    ) -> Redraw:
+        """``player`` leaves the tournament for good: from session ``from_session`` on (the first
+        session they do not play) the sessions seated are seated again without them, the
+        sessions before stand. ``reason``: "withdrawn" (退出) or "disqualified" (取消比赛资格:
+        停赛, 第十三条四; 有意诈和, 第十四条六(四)).
+
+        After a 有意诈和 entered for the player (``--penalty SEAT:intentional``), ``reason``
+        defaults to "disqualified" and ``from_session`` to the session after it; otherwise both
+        are needed ("withdrawn" by default). Refused when a session to seat again has anything
+        entered (totals, hands, a deduction or a substitute). Sessions seated by the draw are
+        drawn again with ``continue_schedule`` (the meetings, winds and byes of the earlier ones
+        counted; ``seed``), a session seated from the standings is paired again from them. How
+        the player's played sessions count is the tournament's ``withdrawn_results``. Audited
+        under ``who``."""
+        if not who.strip():
+            raise StoreError("a withdrawal needs the name of who records it")
+        if reason is not None and reason not in WITHDRAWAL_REASONS:
+            raise StoreError(f"the reason {reason!r} is not one of {', '.join(WITHDRAWAL_REASONS)}")
+        with self._write(f"{tournament!r}: withdraw {player!r}") as db:
+            t = self._tournament(db, tournament)
+            players = self._players(db, t)
+            if player not in players:
+                raise StoreError(f"{tournament!r}: no player {player!r}")
+            earlier = db.scalar(
+                select(Withdrawal).where(
+                    Withdrawal.tournament_id == t.id, Withdrawal.player_id == players[player].id
+                )
+            )
+            if earlier is not None:
+                raise StoreError(
+                    f"{tournament!r}: {player!r} already left the tournament ({earlier.reason}, "
+                    f"from session {earlier.from_session})"
+                )
+            foul = db.scalar(
+                select(func.max(TournamentSession.number))
+                .select_from(TournamentSession)
+                .join(GameTable, GameTable.session_id == TournamentSession.id)
+                .join(PenaltyRecord, PenaltyRecord.table_id == GameTable.id)
+                .where(
+                    TournamentSession.tournament_id == t.id,
+                    PenaltyRecord.player_id == players[player].id,
+                    PenaltyRecord.kind == INTENTIONAL,
+                )
+            )
+            if reason is None:
+                reason = "disqualified" if foul is not None else "withdrawn"
+            if from_session is None:
+                if foul is None:
+                    raise StoreError(
+                        f"{tournament!r}: from which session does {player!r} not play? (no "
+                        "有意诈和 is entered for them to go by)"
+                    )
+                from_session = foul + 1
+            last = t.sessions_planned
+            if not 1 <= from_session <= last + 1:
+                raise StoreError(
+                    f"{tournament!r}: session {from_session}: the first session {player!r} does "
+                    f"not play is one of 1-{last}, or {last + 1} after the last"
+                )
+            rows = self._session_rows(db, t)
+            later = [r for r in rows if r.number >= from_session and r.tables]
+            started = [(r.number, why) for r in later if (why := self._started(db, r))]
+            if started:
+                number, why = started[-1]
+                raise StoreError(
+                    f"{tournament!r}: session {number} is under way ({why}): a withdrawal seats "
+                    f"the sessions from {from_session} on again, and only sessions with nothing "
+                    f"entered can be; withdraw {player!r} from session {number + 1} on (a "
+                    f"substitute can take their seat in session {number})"
+                )
+            row = Withdrawal(
+                tournament_id=t.id,
+                player=players[player],
+                from_session=from_session,
+                reason=reason,
+                who=who.strip(),
+                note=note,
+            )
+            db.add(row)
+            db.flush()
+            field, teams = self._field(db, t, players)
+            drawn = [r for r in later if r.pairing is None]
+            paired = [r for r in later if r.pairing is not None]
+            if (drawn or paired) and len(field) < 4:
+                raise StoreError(
+                    f"{tournament!r}: {len(field)} player(s) would be left; a table needs 4"
+                )
+            out: list[SessionSeating] = []
+            method = "nothing to seat again"
+            if drawn:
+                played = [
+                    self._zero_based(self._seated(db, r)) for r in rows if r.number < from_session
+                ]
+                played = [s for s in played if s.tables]
+                try:
+                    plan = continue_schedule(field, played, len(drawn), teams=teams, seed=seed)
+                except ValueError as error:
+                    raise StoreError(f"{tournament!r}: cannot draw again: {error}") from error
+                method = plan.method
+                for session, seating in zip(drawn, plan.sessions, strict=True):
+                    numbered = self._one_based(seating, session.number)
+                    self._unseat(db, session)
+                    self._place(db, session, numbered, players, None)
+                    out.append(numbered)
+            for session in paired:
+                assert session.pairing is not None
+                out.append(self._pair(db, t, session, session.pairing, players, rows))
+                method = f"paired from the standings ({session.pairing})"
+            seated = {r.number for r in rows if r.tables}
+            unseated = tuple(n for n in range(from_session, last + 1) if n not in seated)
+            line = WithdrawalLine(player, from_session, reason, row.who, utc(row.at), note)
+            new = {
+                "player": player,
+                "reason": reason,
+                "from_session": from_session,
+                "seated_again": [s.number for s in out],
+            }
+            _audit(db, t, who, "withdrawal", row.id, {}, new, note)
+            return Redraw(line, tuple(out), method, unseated)
+
+    def withdrawals(self, tournament: str) -> list[WithdrawalLine]:
+        """The players who left the tournament, by the session they left from, then name."""
+        with self._read() as db:
+            t = self._tournament(db, tournament)
+            rows = db.scalars(select(Withdrawal).where(Withdrawal.tournament_id == t.id))
+            out = [
+                WithdrawalLine(w.player.name, w.from_session, w.reason, w.who, utc(w.at), w.note)
+                for w in rows
+            ]
+            return sorted(out, key=lambda w: (w.from_session, w.player))
+
+    def pending_disqualifications(self, tournament: str) -> list[tuple[int, int, str]]:
+        """(session, table, player) of each 有意诈和 (第十四条六(四): 「应予取消比赛资格」) of a
+        player who has not left the tournament (``withdraw``)."""
+        with self._read() as db:
+            t = self._tournament(db, tournament)
+            gone = select(Withdrawal.player_id).where(Withdrawal.tournament_id == t.id)
+            rows = db.execute(
+                select(TournamentSession.number, GameTable.number, Player.name)
+                .select_from(TournamentSession)
+                .join(GameTable, GameTable.session_id == TournamentSession.id)
+                .join(PenaltyRecord, PenaltyRecord.table_id == GameTable.id)
+                .join(Player, Player.id == PenaltyRecord.player_id)
+                .where(
+                    TournamentSession.tournament_id == t.id,
+                    PenaltyRecord.kind == INTENTIONAL,
+                    PenaltyRecord.player_id.not_in(gone),
+                )
+            ).all()
+            return sorted({(s, n, p) for s, n, p in rows})
+
+    def seatings(self, tournament: str) -> list[SessionSeating]:
+        """Every seated session as the seating code reads it (numbered from 1, tables from 1;
+        a 陪打 in the seat they took), in order."""
+        with self._read() as db:
+            t = self._tournament(db, tournament)
+            return [self._seated(db, r) for r in self._session_rows(db, t) if r.tables]
+
+    def pair_session(
+        self, tournament: str, session: int, kind: str | None = None
+    ) -> SessionSeating:
+        """Seat ``session`` from the current standings (the final rounds): ``kind`` "swiss" or
+        "strongest" (``guobiao.tournament.seating.pair_session``; by default the tournament's
+        final pairing, for one of its final sessions). Every earlier session must be seated and
+        complete (``TableStatus.state``); ``session`` must have nothing entered, and if it was
+        seated (by the draw) it is seated again. Withdrawn players are left out; players with no
+        ranked session yet come after the ranked ones. Returns the seating (tables from 1,
+        table 1 the top table)."""
+        with self._write(f"{tournament!r}: pair session {session}") as db:
+            t = self._tournament(db, tournament)
+            if not 1 <= session <= t.sessions_planned:
+                raise StoreError(
+                    f"{tournament!r} has sessions 1-{t.sessions_planned}, not {session}"
+                )
+            if kind is None:
+                if t.final_pairing is None or session <= t.sessions_planned - t.final_sessions:
+                    raise StoreError(
+                        f"{tournament!r}: session {session} is not a final session with a "
+                        f"pairing set at create: give the pairing ({', '.join(PAIRINGS)})"
+                    )
+                kind = t.final_pairing
+            if kind not in PAIRINGS:
+                raise StoreError(f"the pairing {kind!r} is not one of {', '.join(PAIRINGS)}")
+            rows = self._session_rows(db, t)
+            by_number = {r.number: r for r in rows}
+            states = self._states(db, t)
+            for number in range(1, session):
+                earlier = by_number.get(number)
+                if earlier is None or not earlier.tables:
+                    raise StoreError(
+                        f"{tournament!r}: session {number} is not seated yet; session {session} "
+                        "is paired from the standings after every earlier session"
+                    )
+                unfinished = [
+                    table.number
+                    for table in sorted(earlier.tables, key=lambda x: x.number)
+                    if states[table.id].state != "complete"
+                ]
+                if unfinished:
+                    raise StoreError(
+                        f"{tournament!r}: session {number} table(s) "
+                        f"{', '.join(map(str, unfinished))} are not complete; session {session} "
+                        "is paired from the standings once every earlier session is"
+                    )
+            row = by_number.get(session)
+            if row is None:
+                row = TournamentSession(tournament_id=t.id, number=session)
+                db.add(row)
+                db.flush()
+            elif row.tables and (why := self._started(db, row)):
+                raise StoreError(
+                    f"{tournament!r}: session {session} is under way ({why}); it cannot be "
+                    "seated again"
+                )
+            players = self._players(db, t)
+            return self._pair(db, t, row, kind, players, rows)
 
     # -- score entry --------------------------------------------------------------------------
 
@@ -660,31 +1249,237 @@ class Store:
         ``discarder=None`` with a winner: self-drawn. ``warnings``: seats warned (第十三条一),
         marked on the score sheet without points. ``who`` (the author) and ``note`` go to the
         audit trail."""
+        entry = HandEntry(
+            hand, winner, discarder, fan_points, flowers, penalties, fans, tiles, warnings, note
+        )
         with self._write(f"{tournament!r}: record hand") as db:
             t = self._tournament(db, tournament)
-            where = f"{self._where(t, session, table)} hand {hand + 1}"
             row_table = self._table(db, t, session, table, lock=True)
-            if hand not in range(16):
-                raise StoreError(f"{where}: a session has hands 1-16")
-            if db.scalar(select(SessionResult.id).where(SessionResult.table_id == row_table.id)):
-                raise StoreError(f"{where}: the session totals of this table are already entered")
-            exists = db.scalar(
-                select(HandRecord.id).where(
-                    HandRecord.table_id == row_table.id, HandRecord.number == hand
-                )
+            return self._add_hand(db, t, session, row_table, entry, who)
+
+    def _add_hand(
+        self,
+        db: OrmSession,
+        t: Tournament,
+        session: int,
+        row_table: GameTable,
+        entry: HandEntry,
+        who: str | None,
+    ) -> tuple[int, int, int, int]:
+        """Record one hand inside the caller's transaction (``record_hand``, ``record_hands``);
+        a refusal is a ``HandError``."""
+        try:
+            return self._insert_hand(db, t, session, row_table, entry, who)
+        except HandError:
+            raise
+        except StoreError as error:
+            raise HandError(entry.hand, str(error)) from error
+
+    def _insert_hand(
+        self,
+        db: OrmSession,
+        t: Tournament,
+        session: int,
+        row_table: GameTable,
+        entry: HandEntry,
+        who: str | None,
+    ) -> tuple[int, int, int, int]:
+        hand = entry.hand
+        where = f"{self._where(t, session, row_table.number)} hand {hand + 1}"
+        if hand not in range(HANDS):
+            raise StoreError(f"{where}: a session has hands 1-16")
+        if db.scalar(select(SessionResult.id).where(SessionResult.table_id == row_table.id)):
+            raise StoreError(f"{where}: the session totals of this table are already entered")
+        exists = db.scalar(
+            select(HandRecord.id).where(
+                HandRecord.table_id == row_table.id, HandRecord.number == hand
             )
-            if exists is not None:
-                raise StoreError(f"{where} is already recorded (correct it instead)")
-            outcome, deltas = self._outcome(
-                where, winner, discarder, fan_points, flowers, penalties
+        )
+        if exists is not None:
+            raise StoreError(f"{where} is already recorded (correct it instead)")
+        end = self._ends(db, t, row_table.id).get(row_table.id)
+        if end is not None and hand >= end.hands:
+            raise StoreError(
+                f"{where}: the table's session ended after hand {end.hands} (marked by "
+                f"{end.who or '?'}); reopen the table first"
             )
-            warned = _warned(where, warnings)
-            row = HandRecord(table=row_table, number=hand)
-            db.add(row)
-            self._fill_hand(row, row_table, outcome, deltas, fans, tiles, warned)
-            db.flush()
-            _audit(db, t, who, "hand_record", row.id, {}, _hand_json(row), note)
-            return deltas
+        outcome, deltas = self._outcome(
+            where, entry.winner, entry.discarder, entry.fan_points, entry.flowers, entry.penalties
+        )
+        warned = _warned(where, entry.warnings)
+        row = HandRecord(table=row_table, number=hand)
+        db.add(row)
+        self._fill_hand(row, row_table, outcome, deltas, entry.fans, entry.tiles, warned)
+        db.flush()
+        _audit(db, t, who, "hand_record", row.id, {}, _hand_json(row), entry.note)
+        return deltas
+
+    def record_hands(
+        self,
+        tournament: str,
+        session: int,
+        table: int,
+        entries: Sequence[HandEntry],
+        *,
+        who: str | None = None,
+        finished: bool = False,
+        note: str | None = None,
+        dry_run: bool = False,
+    ) -> list[RecordedHand]:
+        """Record several hands of one table in one transaction, all or none, each exactly as
+        ``record_hand`` records it (the same checks, settlement and audit entries), in hand
+        order. ``finished``: then mark the table's session ended after them (``finish_table``,
+        with ``note``). ``dry_run``: check and settle everything, return what would be recorded,
+        and roll back. Returns each hand with the table's 局分 after it."""
+        if not entries:
+            raise StoreError(f"{tournament!r}: session {session} table {table}: no hands given")
+        try:
+            with self._write(f"{tournament!r}: record hands") as db:
+                t = self._tournament(db, tournament)
+                row_table = self._table(db, t, session, table, lock=True)
+                out = []
+                for entry in sorted(entries, key=lambda e: e.hand):
+                    deltas = self._add_hand(db, t, session, row_table, entry, who)
+                    e, s, w, n = (p.name for p in self._hand_seats(row_table, entry.hand))
+                    scores = self._scores(db, t, row_table) or {}
+                    out.append(RecordedHand(entry.hand, (e, s, w, n), deltas, scores))
+                if finished:
+                    self._finish(db, t, session, row_table, who, note)
+                if dry_run:
+                    raise _DryRun(out)
+                return out
+        except _DryRun as done:  # the transaction rolled back
+            return done.result
+
+    def finish_table(
+        self,
+        tournament: str,
+        session: int,
+        table: int,
+        *,
+        who: str,
+        note: str | None = None,
+    ) -> int:
+        """Mark a table's session ended before hand 16, after the hands entered (1 to 15, with
+        no gap): at the time limit (第六条四: 「按已取得的分数计算成绩」) or left one short with no
+        substitute (三缺一, 第十二条三(一)). The table is then complete: its scores stand as
+        reached, and a later hand is refused until ``reopen_table``. Audited under ``who``
+        (``note``: why). Returns the number of hands played."""
+        if not who.strip():
+            raise StoreError("ending a table early needs the name of who does it")
+        with self._write(f"{tournament!r}: finish table") as db:
+            t = self._tournament(db, tournament)
+            row_table = self._table(db, t, session, table, lock=True)
+            return self._finish(db, t, session, row_table, who, note)
+
+    def reopen_table(
+        self, tournament: str, session: int, table: int, *, who: str, note: str | None = None
+    ) -> None:
+        """Withdraw a table's end mark (``finish_table``): hands may be entered again. Audited."""
+        if not who.strip():
+            raise StoreError("reopening a table needs the name of who does it")
+        with self._write(f"{tournament!r}: reopen table") as db:
+            t = self._tournament(db, tournament)
+            row_table = self._table(db, t, session, table, lock=True)
+            end = self._ends(db, t, row_table.id).get(row_table.id)
+            if end is None:
+                raise StoreError(f"{self._where(t, session, table)} is not marked ended")
+            old = {ENDED: {"hands": end.hands}}
+            _audit(db, t, who, "table", row_table.id, old, {ENDED: None}, note)
+
+    def _finish(
+        self,
+        db: OrmSession,
+        t: Tournament,
+        session: int,
+        row_table: GameTable,
+        who: str | None,
+        note: str | None,
+    ) -> int:
+        where = self._where(t, session, row_table.number)
+        if db.scalar(select(SessionResult.id).where(SessionResult.table_id == row_table.id)):
+            raise StoreError(f"{where}: the session totals are entered: the table is complete")
+        hands = sorted(
+            db.scalars(select(HandRecord.number).where(HandRecord.table_id == row_table.id))
+        )
+        if not hands:
+            raise StoreError(f"{where}: no hands are entered; enter the hands played first")
+        if len(hands) == HANDS:
+            raise StoreError(f"{where}: all {HANDS} hands are entered: the table is complete")
+        gaps = [h + 1 for h in range(hands[-1]) if h not in hands]
+        if gaps:
+            raise StoreError(
+                f"{where}: hand(s) {', '.join(map(str, gaps))} are not entered: a session that "
+                f"ends early has played hands 1-{hands[-1] + 1}"
+            )
+        end = self._ends(db, t, row_table.id).get(row_table.id)
+        if end is not None:
+            raise StoreError(f"{where} is already marked ended after hand {end.hands}")
+        _audit(db, t, who, "table", row_table.id, {}, {ENDED: {"hands": len(hands)}}, note)
+        return len(hands)
+
+    @staticmethod
+    def _ends(db: OrmSession, t: Tournament, table_id: int | None = None) -> dict[int, TableEnd]:
+        """The tables marked ended early (or only ``table_id``), by table id: each table's
+        latest end mark in the audit trail (``finish_table``), unless a later one reopened it."""
+        out: dict[int, TableEnd] = {}
+        query = select(AuditEntry).where(
+            AuditEntry.tournament_id == t.id, AuditEntry.entity == "table"
+        )
+        if table_id is not None:
+            query = query.where(AuditEntry.entity_id == table_id)
+        rows = db.scalars(query.order_by(AuditEntry.id))
+        for row in rows:
+            if ENDED not in row.new:
+                continue
+            mark = row.new[ENDED]
+            if not isinstance(mark, dict):
+                out.pop(row.entity_id, None)
+                continue
+            at = row.at if row.at.tzinfo else row.at.replace(tzinfo=UTC)
+            out[row.entity_id] = TableEnd(int(mark["hands"]), row.who, at.astimezone(UTC), row.note)
+        return out
+
+    def _states(self, db: OrmSession, t: Tournament) -> dict[int, TableStatus]:
+        """Every seated table's status, by table id."""
+        tables = db.execute(
+            select(GameTable, TournamentSession.number)
+            .join(TournamentSession)
+            .where(TournamentSession.tournament_id == t.id)
+        ).all()
+        ids = [table.id for table, _ in tables]
+        hands: dict[int, list[int]] = {}
+        for table_id, number in db.execute(
+            select(HandRecord.table_id, HandRecord.number).where(HandRecord.table_id.in_(ids))
+        ):
+            hands.setdefault(table_id, []).append(number)
+        totals = set(
+            db.scalars(select(SessionResult.table_id).where(SessionResult.table_id.in_(ids)))
+        )
+        ends = self._ends(db, t)
+        return {
+            table.id: TableStatus(
+                session,
+                table.number,
+                tuple(s.player.name for s in sorted(table.seats, key=lambda s: s.seat)),
+                tuple(sorted(hands.get(table.id, ()))),
+                table.id in totals,
+                ends.get(table.id),
+            )
+            for table, session in tables
+        }
+
+    def table_status(self, tournament: str, session: int | None = None) -> list[TableStatus]:
+        """What is entered at each table of the seated sessions (or of ``session``), by session
+        and table: missing, partial or complete (``TableStatus.state``)."""
+        with self._read() as db:
+            t = self._tournament(db, tournament)
+            out = sorted(self._states(db, t).values(), key=lambda x: (x.session, x.table))
+            if session is not None:
+                out = [x for x in out if x.session == session]
+                if not out:
+                    raise StoreError(f"{tournament!r}: session {session} is not seated")
+            return out
 
     def correct_hand(
         self,
@@ -1071,54 +1866,80 @@ class Store:
 
     def table_results(self, tournament: str) -> list[TableResult]:
         """Every entered table, for ``guobiao.tournament.ranking``. With a ranking group of
-        ``g`` players, tables 1..g/4 of a session form group "1", the next g/4 group "2", ..."""
+        ``g`` players, tables 1..g/4 of a session form group "1", the next g/4 group "2", ...
+        A table with hands of part of the session only (``TableStatus.state`` "partial") is
+        given as it stands, ``partial``. A player who left the tournament (``withdraw``) has
+        ``withdrawn`` on every entry, ``voided`` on the sessions they played when the tournament
+        voids them, and an absent entry (table 0) in each session from the one they left."""
         with self._read() as db:
-            t = self._tournament(db, tournament)
-            out = []
-            sessions = db.scalars(
-                select(TournamentSession)
-                .where(TournamentSession.tournament_id == t.id)
-                .order_by(TournamentSession.number)
-            )
-            for session in sessions:
-                absences = {
-                    a.player.name: a
-                    for a in db.scalars(
-                        select(SessionAbsence).where(SessionAbsence.session_id == session.id)
-                    )
-                }
-                for table in sorted(session.tables, key=lambda x: x.number):
-                    scores = self._scores(db, t, table)
-                    if scores is None:
-                        continue
-                    group = None
-                    if t.group_size is not None and t.group_size > 4:
-                        group = str((table.number - 1) // (t.group_size // 4) + 1)
-                    out_of_play = self._disqualified(db, table)
-                    entries = [
-                        Entry(
-                            s.player.name,
-                            scores[s.player.name],
-                            seat=s.seat,
-                            substitute=s.player.substitute or s.replaces is not None,
-                            disqualified=s.player.name in out_of_play
-                            and not (s.player.substitute or s.replaces is not None),
-                        )
-                        for s in table.seats
-                    ]
-                    for s in table.seats:  # 第十三条二(一) 自动弃权: 局分 0, in the group
-                        gone = absences.get(s.replaces.name) if s.replaces else None
-                        if gone is not None and gone.kind == "forfeit":
-                            entries.append(Entry(gone.player.name, 0))
-                    out.append(TableResult(session.number, table.number, tuple(entries), group))
-                away = tuple(
-                    Entry(name, absent=True)
-                    for name, a in sorted(absences.items())
-                    if a.kind != "forfeit"
+            return self._table_results(db, self._tournament(db, tournament))
+
+    def _table_results(self, db: OrmSession, t: Tournament) -> list[TableResult]:
+        out: list[TableResult] = []
+        left = {
+            w.player.name: w
+            for w in db.scalars(select(Withdrawal).where(Withdrawal.tournament_id == t.id))
+        }
+        void = t.withdrawn_results == "void"
+        held: set[int] = set()
+        states = self._states(db, t)
+        sessions = db.scalars(
+            select(TournamentSession)
+            .where(TournamentSession.tournament_id == t.id)
+            .order_by(TournamentSession.number)
+        )
+        for session in sessions:
+            held.add(session.number)
+            absences = {
+                a.player.name: a
+                for a in db.scalars(
+                    select(SessionAbsence).where(SessionAbsence.session_id == session.id)
                 )
-                if away:  # byes and the replaced: in their histories only (table 0)
-                    out.append(TableResult(session.number, 0, away))
-            return out
+            }
+            for table in sorted(session.tables, key=lambda x: x.number):
+                scores = self._scores(db, t, table)
+                if scores is None:
+                    continue
+                group = None
+                if t.group_size is not None and t.group_size > 4:
+                    group = str((table.number - 1) // (t.group_size // 4) + 1)
+                out_of_play = self._disqualified(db, table)
+                entries = [
+                    Entry(
+                        s.player.name,
+                        scores[s.player.name],
+                        seat=s.seat,
+                        substitute=s.player.substitute or s.replaces is not None,
+                        disqualified=s.player.name in out_of_play
+                        and not (s.player.substitute or s.replaces is not None),
+                    )
+                    for s in table.seats
+                ]
+                for s in table.seats:  # 第十三条二(一) 自动弃权: 局分 0, in the group
+                    gone = absences.get(s.replaces.name) if s.replaces else None
+                    if gone is not None and gone.kind == "forfeit":
+                        entries.append(Entry(gone.player.name, 0))
+                partial = states[table.id].state == "partial"
+                entries = [_left(e, left, void) for e in entries]
+                out.append(
+                    TableResult(
+                        session.number, table.number, tuple(entries), group, partial=partial
+                    )
+                )
+            away = [
+                _left(Entry(name, absent=True), left, void)
+                for name, a in sorted(absences.items())
+                if a.kind != "forfeit"
+            ]
+            here = {e.player for r in out if r.session == session.number for e in r.entries}
+            here |= {e.player for e in away}
+            away += _gone(left, session.number, here)
+            if away:  # byes, the replaced, the withdrawn: in their histories only (table 0)
+                out.append(TableResult(session.number, 0, tuple(away)))
+        for number in range(1, t.sessions_planned + 1):  # sessions not seated yet
+            if number not in held and (missing := _gone(left, number, set())):
+                out.append(TableResult(number, 0, tuple(missing)))
+        return out
 
     @staticmethod
     def _disqualified(db: OrmSession, table: GameTable) -> set[str]:
@@ -1198,6 +2019,29 @@ class Store:
                 )
             out.sort(key=lambda x: (x.session, x.table, -1 if x.hand is None else x.hand, x.player))
             return out
+
+
+def utc(at: datetime) -> datetime:
+    """A stored time in UTC (SQLite drops the zone)."""
+    return (at if at.tzinfo else at.replace(tzinfo=UTC)).astimezone(UTC)
+
+
+def _left(entry: Entry, left: Mapping[str, Withdrawal], void: bool) -> Entry:
+    """``entry`` of a player who left the tournament, marked so (``Entry.withdrawn``); a session
+    they played is ``voided`` when the tournament voids them (docs/rules.md §19)."""
+    gone = left.get(entry.player)
+    if gone is None:
+        return entry
+    return replace(entry, withdrawn=gone.reason, voided=void and entry.ranked_if_kept)
+
+
+def _gone(left: Mapping[str, Withdrawal], session: int, here: set[str]) -> list[Entry]:
+    """Absent entries for the players who left before ``session`` and have no entry in it."""
+    return [
+        Entry(name, absent=True, withdrawn=w.reason)
+        for name, w in sorted(left.items())
+        if w.from_session <= session and name not in here
+    ]
 
 
 def _audit(

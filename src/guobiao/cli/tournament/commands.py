@@ -10,9 +10,8 @@ from __future__ import annotations
 
 import csv
 import io
+import itertools
 import json
-import math
-from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -25,7 +24,8 @@ from guobiao.cli.util import fail as _fail
 
 if TYPE_CHECKING:
     from guobiao.tournament.ranking import Standing
-    from guobiao.tournament.store import PlayerRow, Store
+    from guobiao.tournament.seating import SessionSeating
+    from guobiao.tournament.store import PlayerRow, Store, TableStatus
 
 __all__ = ["format_points", "tournament"]
 
@@ -44,6 +44,8 @@ from guobiao.cli.tournament.referee import REFEREE_COMMANDS
 from guobiao.tournament.queries import TournamentInfo
 from guobiao.tournament.queries import read_info as _info
 from guobiao.tournament.queries import read_seating as _seating
+from guobiao.tournament.ranking import WITHDRAWAL_REASONS
+from guobiao.tournament.seating import PAIRINGS
 
 
 @click.group()
@@ -76,21 +78,101 @@ def tournament() -> None:
     default=None,
     help="Ranking group for standard points: 4 (each table, the default) or a multiple of 4.",
 )
+@click.option(
+    "--withdrawn-results",
+    type=click.Choice(["keep", "void"]),
+    default="keep",
+    show_default=True,
+    help="How the sessions a withdrawn or disqualified player played count: keep (as played) "
+    "or void (their score counts for the table like a 陪打's, no standard points; the others "
+    "at the table ranked among themselves). Either way the player takes no place.",
+)
+@click.option(
+    "--final-pairing",
+    type=click.Choice(PAIRINGS),
+    default=None,
+    help="Seat the last session(s) from the standings, one at a time (`draw --session S`): "
+    "swiss (rank order, repeat meetings avoided) or strongest (1-4, 5-8, ...).",
+)
+@click.option(
+    "--final-sessions",
+    type=int,
+    default=None,
+    help="How many last sessions --final-pairing seats (default 1); `draw` seats the others.",
+)
 @DB_OPTION
-def create(name: str, sessions: int, group_size: int | None, url: str) -> None:
+def create(
+    name: str,
+    sessions: int,
+    group_size: int | None,
+    withdrawn_results: str,
+    final_pairing: str | None,
+    final_sessions: int | None,
+    url: str,
+) -> None:
     """Create the tournament NAME."""
     if sessions < 1:
         _fail(f"--sessions must be at least 1, not {sessions}")
     if group_size is not None and (group_size < 4 or group_size % 4):
         _fail(f"--group-size must be a multiple of 4, not {group_size}")
+    if final_sessions is not None and final_pairing is None:
+        _fail("--final-sessions goes with --final-pairing swiss|strongest")
+    finals = 0 if final_pairing is None else final_sessions or 1
+    if final_pairing is not None and not 1 <= finals < sessions:
+        _fail(
+            f"--final-sessions must be 1-{sessions - 1} (the first session is drawn: there are "
+            f"no standings before it), not {finals}"
+        )
     with _store(url) as store:
-        store.create_tournament(name, sessions=sessions, group_size=group_size)
+        store.create_tournament(
+            name,
+            sessions=sessions,
+            group_size=group_size,
+            withdrawn_results=withdrawn_results,
+            final_pairing=final_pairing,
+            final_sessions=final_sessions,
+        )
     click.echo(f"Created tournament {name!r}: {sessions} session(s).")
+    if final_pairing is not None:
+        click.echo(
+            f"{_finals(sessions - finals + 1, sessions)} from the standings ({final_pairing}): "
+            f"`guobiao tournament draw {name} --session S` when the sessions before are complete."
+        )
     click.echo(f"guobiao: the tournament database is {describe_db(url)}", err=True)
 
 
+def _finals(first: int, last: int) -> str:
+    """``Session 3 is seated`` or ``Sessions 3-4 are seated``."""
+    if first == last:
+        return f"Session {first} is seated"
+    return f"Sessions {first}-{last} are seated"
+
+
+_CSV_ALIASES = {
+    "firstname": "first_name",
+    "given_name": "first_name",
+    "lastname": "last_name",
+    "surname": "last_name",
+    "family_name": "last_name",
+    "ema_number": "ema_id",
+    "ema": "ema_id",
+    "nationality": "country",
+}
+"""Other spellings of the players CSV's optional columns (after lower case, spaces and hyphens
+to ``_``): ``First name``, ``Surname``, ``EMA number``, ``Nationality`` …"""
+
+_CSV_COLUMNS = "number,name[,team,substitute,ema_id,country,first_name,last_name]"
+
+
+def _csv_column(header: str) -> str:
+    key = "_".join(header.strip().lower().replace("-", " ").split())
+    return _CSV_ALIASES.get(key, key)
+
+
 def _read_csv(path: Path) -> list[tuple[int, PlayerRow]]:
-    """The rows of a players CSV with their line numbers; the first bad row stops it."""
+    """The rows of a players CSV with their line numbers; the first bad row stops it. ``name``
+    may be left out (or blank) when ``first_name`` / ``last_name`` are given: it is then
+    "first last"."""
     from guobiao.tournament.store import PlayerRow
 
     try:
@@ -100,12 +182,16 @@ def _read_csv(path: Path) -> list[tuple[int, PlayerRow]]:
     except UnicodeDecodeError:
         _fail(f"{path} is not UTF-8 text")
     reader = csv.DictReader(io.StringIO(text))
-    header = [h.strip().lower() for h in reader.fieldnames or []]
-    missing = [c for c in ("number", "name") if c not in header]
-    if missing:
+    header = [_csv_column(h) for h in reader.fieldnames or []]
+    named = "name" in header or "first_name" in header or "last_name" in header
+    if "number" not in header or not named:
         _fail(
-            f"{path}: line 1: the header needs columns number,name[,team,substitute,ema_id,country]"
+            f"{path}: line 1: the header needs columns {_CSV_COLUMNS} "
+            "(first_name,last_name may stand for name)"
         )
+    twice = sorted({h for h in header if h and header.count(h) > 1})
+    if twice:
+        _fail(f"{path}: line 1: two columns for {', '.join(twice)}")
     reader.fieldnames = header
     out: list[tuple[int, PlayerRow]] = []
     for raw in reader:
@@ -113,7 +199,9 @@ def _read_csv(path: Path) -> list[tuple[int, PlayerRow]]:
         if None in raw:
             _fail(f"{path}: line {line}: more fields than the header has columns")
         number_text = (raw.get("number") or "").strip()
-        name = (raw.get("name") or "").strip()
+        first = " ".join((raw.get("first_name") or "").split()) or None
+        last = " ".join((raw.get("last_name") or "").split()) or None
+        name = (raw.get("name") or "").strip() or " ".join(p for p in (first, last) if p)
         team = (raw.get("team") or "").strip() or None
         sub_text = (raw.get("substitute") or "").strip().lower()
         if not number_text.isdigit() or int(number_text) < 1:
@@ -127,7 +215,12 @@ def _read_csv(path: Path) -> list[tuple[int, PlayerRow]]:
             _fail(f"{path}: line {line}: a substitute belongs to a team")
         ema_id = (raw.get("ema_id") or "").strip() or None
         country = (raw.get("country") or "").strip() or None
-        out.append((line, PlayerRow(int(number_text), name, team, substitute, ema_id, country)))
+        out.append(
+            (
+                line,
+                PlayerRow(int(number_text), name, team, substitute, ema_id, country, first, last),
+            )
+        )
     if not out:
         _fail(f"{path}: no players")
     return out
@@ -144,11 +237,14 @@ def _read_csv(path: Path) -> list[tuple[int, PlayerRow]]:
 )
 @DB_OPTION
 def players(name: str, file: Path, after_draw: bool, url: str) -> None:
-    """Register players from FILE (CSV: number,name,team,substitute,ema_id,country); all rows
-    or none. Only number and name are required.
+    """Register players from FILE (CSV: number,name,team,substitute,ema_id,country,first_name,
+    last_name); all rows or none. Only number and name are required (or first_name and
+    last_name for name: it is then "first last").
 
     Teams named in the file are created. A team has at most 4 players and 1 substitute.
-    ema_id and country (EMA / MERS player number and country) go into the --ema export.
+    ema_id, country, first_name and last_name go into the EMA results file (`ema`,
+    `standings --ema`); without first_name and last_name the name is split (Western order,
+    "Last, First", a surname in CAPITALS first, or a Chinese name's surname first).
 
     Once the seats are drawn, a player (not a team's substitute) is refused: the draw is made
     and nobody new is ever seated in it. --after-draw registers them anyway, with a warning;
@@ -254,11 +350,31 @@ def _drop_teams(store: Store, name: str, teams: list[str]) -> None:
 @tournament.command()
 @click.argument("name")
 @click.option("--seed", type=int, default=0, show_default=True, help="Makes the draw reproducible.")
+@click.option(
+    "--session",
+    "session",
+    type=int,
+    default=None,
+    help="Seat this one session from the current standings (final rounds): every earlier "
+    "session complete, this one with nothing entered (seated again if the draw seated it).",
+)
+@click.option(
+    "--pairing",
+    type=click.Choice(PAIRINGS),
+    default=None,
+    help="With --session: swiss (rank order, repeat meetings and team-mates avoided) or "
+    "strongest (tables 1-4, 5-8, ... of the standings). Default: the final pairing set at "
+    "create.",
+)
 @DB_OPTION
-def draw(name: str, seed: int, url: str) -> None:
+def draw(name: str, seed: int, session: int | None, pairing: str | None, url: str) -> None:
     """Draw the seats of every session (team-mates apart, opponents spread, winds balanced).
 
-    Prints the schedule's quality next to the best possible figures.
+    Prints the schedule's quality next to the best possible figures. When the tournament was
+    created with --final-pairing, the draw seats the sessions before the final ones; each final
+    session is seated from the standings with --session S once the sessions before it are
+    complete. --session S --pairing KIND seats any session so (Pantheon's final rounds).
+    Players who withdrew are not drawn.
     """
     from guobiao.tournament.seating import (
         Schedule,
@@ -269,9 +385,16 @@ def draw(name: str, seed: int, url: str) -> None:
     )
     from guobiao.tournament.seating import Table as Seat
 
+    if pairing is not None and session is None:
+        _fail("--pairing goes with --session S (the session to seat from the standings)")
+    if session is not None:
+        _pair(name, session, pairing, url)
+        return
     with _store(url) as store:
         info = _info(store, name)
-        regular = [p for p, (_, _, sub) in info.players.items() if not sub]
+        settings = store.settings(name)
+        gone = {w.player for w in store.withdrawals(name)}
+        regular = [p for p, (_, _, sub) in info.players.items() if not sub and p not in gone]
         if len(regular) < 4:
             _fail(f"{name!r}: {len(regular)} player(s) registered; a table needs 4", 1)
         teams: dict[str, list[str]] = {}
@@ -279,8 +402,9 @@ def draw(name: str, seed: int, url: str) -> None:
             team = info.players[player][1]
             if team is not None:
                 teams.setdefault(team, []).append(player)
+        count = settings.drawn_sessions
         try:
-            plan = schedule(regular, info.sessions, teams=teams, seed=seed)
+            plan = schedule(regular, count, teams=teams, seed=seed)
         except ValueError as err:
             _fail(f"{name!r}: cannot draw: {err}", 1)
         numbered = Schedule(
@@ -298,13 +422,16 @@ def draw(name: str, seed: int, url: str) -> None:
         )
         store.save_schedule(name, numbered)
     got = quality(numbered, teams)
-    bound = best_possible(
-        len(regular), info.sessions, max((len(m) for m in teams.values()), default=1)
-    )
+    bound = best_possible(len(regular), count, max((len(m) for m in teams.values()), default=1))
     console = _console()
     console.print(
-        f"Drew {info.sessions} session(s) for {len(regular)} players (seed {seed}): {plan.method}"
+        f"Drew {count} session(s) for {len(regular)} players (seed {seed}): {plan.method}"
     )
+    if count < info.sessions:
+        console.print(
+            f"{_finals(count + 1, info.sessions)} from the standings ({settings.final_pairing}): "
+            f"`guobiao tournament draw {name} --session S` when the sessions before are complete."
+        )
     table = Table(show_header=True, header_style="bold")
     table.add_column("Figure")
     table.add_column("This draw", justify="right")
@@ -316,6 +443,147 @@ def draw(name: str, seed: int, url: str) -> None:
     table.add_row("Team-mate meetings", str(got.team_meetings), "0")
     table.add_row("Byes per player", f"{got.min_byes}-{got.max_byes}", "")
     console.print(table)
+
+
+def _met(earlier: list[SessionSeating]) -> set[frozenset[str]]:
+    """The pairs who shared a table in ``earlier``."""
+    return {
+        frozenset((a, b))
+        for s in earlier
+        for t in s.tables
+        for a, b in itertools.combinations(t.seats, 2)
+    }
+
+
+def _session_lines(
+    seating: SessionSeating, earlier: list[SessionSeating], info: TournamentInfo
+) -> list[str]:
+    """A seated session in words, one line a table (``A*B``: a pair who met before, ``A!B``:
+    team-mates), then the byes."""
+    met = _met(earlier)
+    lines = []
+    for t in seating.tables:
+        marks = []
+        for a, b in itertools.combinations(t.seats, 2):
+            if frozenset((a, b)) in met:
+                marks.append(f"{a}*{b}")
+            team = info.players[a][1]
+            if team is not None and team == info.players[b][1]:
+                marks.append(f"{a}!{b}")
+        seats = "  ".join(f"{w} {p}" for w, p in zip(WINDS, t.seats, strict=True))
+        lines.append(f"  table {t.number}: {seats}" + (f"  ({', '.join(marks)})" if marks else ""))
+    if seating.byes:
+        lines.append(f"  byes: {', '.join(seating.byes)}")
+    return lines
+
+
+def _pair(name: str, session: int, pairing: str | None, url: str) -> None:
+    """`draw --session S [--pairing KIND]`: seat one session from the standings."""
+    with _store(url) as store:
+        info = _info(store, name)
+        settings = store.settings(name)
+        seated = store.pair_session(name, session, pairing)
+        earlier = [s for s in store.seatings(name) if s.number < session]
+        pending = store.pending_disqualifications(name)
+    kind = pairing or settings.final_pairing
+    click.echo(f"Session {session} seated from the standings ({kind}):")
+    for line in _session_lines(seated, earlier, info):
+        click.echo(line)
+    met = _met(earlier)
+    again = sum(
+        frozenset(pair) in met for t in seated.tables for pair in itertools.combinations(t.seats, 2)
+    )
+    click.echo(f"Pairs meeting again: {again} (marked A*B; team-mates at one table: A!B).")
+    for s, t, player in pending:
+        click.echo(
+            f"warning: {player} was disqualified at session {s} table {t} (有意诈和, 第十四条六(四)) "
+            f"and is still in the tournament: `guobiao tournament withdraw {name} {player} "
+            "--who REF`",
+            err=True,
+        )
+
+
+@tournament.command()
+@click.argument("name")
+@click.argument("player")
+@click.option(
+    "--from-session",
+    "from_session",
+    type=int,
+    default=None,
+    help="The first session PLAYER does not play. Default: the one after their 有意诈和, when "
+    "one is entered.",
+)
+@click.option(
+    "--reason",
+    type=click.Choice(WITHDRAWAL_REASONS),
+    default=None,
+    help="withdrawn (退出) or disqualified (取消比赛资格: 停赛 第十三条四, 有意诈和 第十四条六(四)). "
+    "Default: disqualified after a 有意诈和 entered for them, else withdrawn.",
+)
+@click.option(
+    "--who",
+    default=None,
+    help="Who records it, kept in the audit trail (default: your login name).",
+)
+@click.option("--note", default=None, help="Why (kept in the audit trail).")
+@click.option(
+    "--seed", type=int, default=0, show_default=True, help="Makes the re-draw reproducible."
+)
+@DB_OPTION
+def withdraw(
+    name: str,
+    player: str,
+    from_session: int | None,
+    reason: str | None,
+    who: str | None,
+    note: str | None,
+    seed: int,
+    url: str,
+) -> None:
+    """PLAYER leaves the tournament NAME for good: withdrawn or disqualified.
+
+    The sessions from --from-session on are seated again without them (byes when the field is
+    no longer a multiple of 4; the meetings, winds and byes of the sessions before counted),
+    the sessions before stand. Refused when one of those sessions already has anything entered:
+    withdraw them from a later session, and put a substitute in their seat meanwhile. How their
+    played sessions count is the tournament's --withdrawn-results (keep or void); either way
+    they take no place in the ranking.
+
+    \b
+    Examples:
+      guobiao tournament withdraw club Ann --from-session 3 --who Li --note "ill"
+      guobiao tournament withdraw club Bob --who Li      # after Bob's 有意诈和 in session 2
+    """
+    with _store(url) as store:
+        info = _info(store, name)
+        done = store.withdraw(
+            name, player, from_session, who=author(who), reason=reason, note=note, seed=seed
+        )
+        settings = store.settings(name)
+        seatings = store.seatings(name)
+    w = done.withdrawal
+    click.echo(f"{player} is {w.reason} from session {w.from_session} on.")
+    if w.from_session > 1:
+        how = (
+            "stand as played (keep)"
+            if settings.withdrawn_results == "keep"
+            else "are void (void): their scores count for the tables, like a 陪打's, without "
+            "standard points"
+        )
+        click.echo(f"Their sessions before it {how}; they take no place in the ranking.")
+    if done.sessions:
+        click.echo(f"Seated again without them ({done.method}):")
+        for seated in done.sessions:
+            earlier = [s for s in seatings if s.number < seated.number]
+            click.echo(f"Session {seated.number}:")
+            for line in _session_lines(seated, earlier, info):
+                click.echo(line)
+    if done.unseated:
+        click.echo(
+            "Not seated yet (from the standings when their turn comes): session(s) "
+            + ", ".join(map(str, done.unseated))
+        )
 
 
 @tournament.command()
@@ -405,59 +673,23 @@ def totals(
         )
 
 
-EMA_FIELDS = (
-    "place",
-    "name",
-    "number",
-    "ema_id",
-    "country",
-    "team",
-    "table_points",
-    "table_points_decimal",
-    "mahjong_points",
-    "sessions_played",
-    "base_rank",
-)
-
-
 def ema_rows(ranking: list[Standing], info: TournamentInfo) -> list[dict[str, Any]]:
-    """The rows of an EMA (MERS) results report: place (ties share it), the player's EMA number
-    and country, table points (标准分; exact, and to 2 decimals), mahjong points (比赛分) and the
-    MERS base rank 1000 × (N − place) / (N − 1), rounded half up (N: players ranked)."""
-    count = len(ranking)
-    rows = []
-    for s in ranking:
-        number, team, _ = info.players[s.name]
-        ema_id, country = info.ema[s.name]
-        base = Fraction(1000 * (count - s.rank), count - 1) if count > 1 else Fraction(1000)
-        rows.append(
-            {
-                "place": s.rank,
-                "name": s.name,
-                "number": number,
-                "ema_id": ema_id or "",
-                "country": country or "",
-                "team": team or "",
-                "table_points": str(s.standard_points),
-                "table_points_decimal": f"{_half_up(s.standard_points * 100) / 100:.2f}",
-                "mahjong_points": s.match_points,
-                "sessions_played": len(s.session_points),
-                "base_rank": _half_up(base),
-            }
-        )
-    return rows
+    """The ranked players with their EMA (MERS) fields (``guobiao.tournament.ema.ema_rows``):
+    place (ties share it), registration and EMA number, country, first and last name, table
+    points (标准分), mahjong points and the MERS base rank 1000 × (N − place) / (N − 1)."""
+    from guobiao.tournament.ema import ema_rows as rows
 
-
-def _half_up(value: Fraction) -> int:
-    return math.floor(value + Fraction(1, 2))
+    return rows(ranking, info)
 
 
 def _write_ema(path: Path, ranking: list[Standing], info: TournamentInfo) -> None:
+    """The EMA results file (``guobiao.tournament.ema``: Place, EMA number, Last name, First
+    name, Country, Table points, Mahjong points, Base rank)."""
+    from guobiao.tournament.ema import ema_csv
+
     try:
         with path.open("w", newline="", encoding="utf-8") as handle:
-            writer = csv.DictWriter(handle, EMA_FIELDS)
-            writer.writeheader()
-            writer.writerows(ema_rows(ranking, info))
+            handle.write(ema_csv(ema_rows(ranking, info)))
     except OSError as err:
         _fail(f"cannot write {path}: {err.strerror}")
 
@@ -473,8 +705,19 @@ def _standing_json(s: Standing, team: str | None, teams: bool) -> dict[str, Any]
         "match_points": s.match_points,
         "best_session": str(s.best_session),
         "sessions": len(s.session_points),
+        "partial": bool(s.partial),  # counts a table entered only in part (status: partial)
     }
     return out
+
+
+def _partial_tables(statuses: list[TableStatus]) -> list[dict[str, Any]]:
+    """The tables entered only in part (hands of part of the session, not marked ended): the
+    standings rank them as they stand and mark them."""
+    return [
+        {"session": x.session, "table": x.table, "hands": len(x.hands), "of": 16}
+        for x in statuses
+        if x.state == "partial"
+    ]
 
 
 @tournament.command()
@@ -504,6 +747,7 @@ def standings(
     with _store(url) as store:
         info = _info(store, name)
         results = store.table_results(name)
+        partial = _partial_tables(store.table_status(name))
     team_of = {p: v[1] for p, v in info.players.items()}
     if by_team:
         members: dict[str, list[str]] = {}
@@ -524,8 +768,10 @@ def standings(
         assert target is not None
         try:
             if json_path is not None:
-                doc = {"tournament": name, "ranking": "team" if by_team else "individual"}
-                text = json.dumps(doc | {"standings": rows}, ensure_ascii=False, indent=2)
+                doc: dict[str, Any] = {"tournament": name}
+                doc |= {"ranking": "team" if by_team else "individual", "standings": rows}
+                doc["partial_tables"] = partial
+                text = json.dumps(doc, ensure_ascii=False, indent=2)
                 target.write_text(text + "\n", encoding="utf-8")
             else:
                 with target.open("w", newline="", encoding="utf-8") as handle:
@@ -554,7 +800,7 @@ def standings(
     for s in ranking:
         second = ", ".join(s.members) if by_team else (team_of.get(s.name) or "")
         table.add_row(
-            s.label,
+            s.label + ("*" if s.partial else ""),
             s.name,
             second,
             format_points(s.standard_points),
@@ -565,8 +811,13 @@ def standings(
     console.print(table)
     if not results:
         console.print("No results entered yet.")
+    if partial:  # ranked as they stand, not as finished (`guobiao tournament status`)
+        where = "; ".join(
+            f"session {x['session']} table {x['table']}: {x['hands']} of 16 hands" for x in partial
+        )
+        console.print(f"* counts partial results, not final: {where}.")
 
 
-# hand, late, substitute, audit, penalties, history; sheet, results
+# hand, hands, status, finish, late, substitute, audit, penalties, history; sheet, results
 for _command in (*ENTRY_COMMANDS, *PAPER_COMMANDS, *REFEREE_COMMANDS):
     tournament.add_command(_command)

@@ -1,18 +1,25 @@
-"""``guobiao tournament sheet | results``: the printable papers (issue 4, item 5).
+"""``guobiao tournament sheet | results | cards | highlights | ema``: the printable papers (issue 4,
+item 5; issue 13, point 7).
 
-The 记分表 of a table (or of every table of a session) and the 比赛成绩统计表, as A4 HTML or as PDF
-printed by headless Chromium (``guobiao.tournament.reports``); docs/tournament.md.
+The 记分表 of a table (or of every table of a session), the 比赛成绩统计表, the players' seat cards
+and the best hands and fan counts, as A4 HTML or as PDF printed by headless Chromium
+(``guobiao.tournament.reports``); the EMA results file as CSV (``guobiao.tournament.ema``);
+docs/tournament.md.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from guobiao.cli.tournament.common import DB_OPTION, output_option
 from guobiao.cli.tournament.common import open_cli_store as _store
 from guobiao.cli.util import fail as _fail
+
+if TYPE_CHECKING:
+    from guobiao.tournament.reports import Highlights
 
 __all__ = ["PAPER_COMMANDS"]
 
@@ -92,4 +99,169 @@ def results(name: str, html_path: Path | None, pdf_path: Path | None, url: str) 
     _deliver(html, html_path, pdf_path, "the results table")
 
 
-PAPER_COMMANDS = (sheet, results)
+@click.command()
+@click.argument("name")
+@click.option(
+    "--sort",
+    "order",
+    type=click.Choice(["number", "name"]),
+    default="number",
+    show_default=True,
+    help="The order of the cards: registration number or name.",
+)
+@output_option("--html", "html_path", "the cards as an HTML page (not to standard output)")
+@output_option("--pdf", "pdf_path", "the cards as PDF, printed by headless Chromium")
+@DB_OPTION
+def cards(name: str, order: str, html_path: Path | None, pdf_path: Path | None, url: str) -> None:
+    """The seat cards (座位卡): one small card per registered player, several to an A4 page
+    with dashed cut lines, listing every session's table and seat wind at its first hand
+    (seats change each round), the team, byes and substitutions; a session not drawn yet says
+    so.
+
+    \b
+    Examples:
+      guobiao tournament cards club --pdf cards.pdf
+      guobiao tournament cards club --sort name --html cards.html
+    """
+    from guobiao.tournament.reports import seat_cards_html
+
+    with _store(url) as store:
+        html = seat_cards_html(store, name, order=order)
+    _deliver(html, html_path, pdf_path, "the seat cards")
+
+
+@click.command()
+@click.argument("name")
+@click.option(
+    "--top",
+    type=click.IntRange(min=0),
+    default=10,
+    show_default=True,
+    help="How many best hands (hands tied with the last are all listed).",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print JSON instead of the tables.")
+@output_option("--html", "html_path", "the lists as an HTML page")
+@output_option("--pdf", "pdf_path", "the lists as PDF, printed by headless Chromium")
+@DB_OPTION
+def highlights(
+    name: str,
+    top: int,
+    as_json: bool,
+    html_path: Path | None,
+    pdf_path: Path | None,
+    url: str,
+) -> None:
+    """The best hands and the fan counts: the highest-scoring hands entered hand by hand (player,
+    session, table, hand, fan points, fans) and how often each fan was counted over every
+    recorded win, in how many hands and by how many players. Tables entered as session totals
+    only have no hands: they are named and left out.
+
+    \b
+    Examples:
+      guobiao tournament highlights club --top 5
+      guobiao tournament highlights club --json > highlights.json
+      guobiao tournament highlights club --pdf highlights.pdf
+    """
+    import json
+
+    from guobiao.tournament.reports import highlights as read_highlights
+    from guobiao.tournament.reports import highlights_json, highlights_notes, highlights_page
+
+    if as_json and (html_path is not None or pdf_path is not None):
+        _fail("give --json or --html / --pdf, not both")
+    with _store(url) as store:
+        found = read_highlights(store, name, top=top)
+    if html_path is not None or pdf_path is not None:
+        _deliver(highlights_page(found), html_path, pdf_path, "the best hands and fan counts")
+    elif as_json:
+        click.echo(json.dumps(highlights_json(found), ensure_ascii=False, indent=2))
+    else:
+        _print_highlights(found, highlights_notes(found))
+
+
+def _print_highlights(found: Highlights, notes: list[str]) -> None:
+    from rich.table import Table
+
+    from guobiao.cli.util import console as _console
+    from guobiao.table.glossary import TERMS
+
+    def label(key: str) -> str:
+        return f"{TERMS[key].zh} {TERMS[key].en}"
+
+    for note in notes:  # unwrapped, one a line
+        click.echo(f"note: {note}")
+    console = _console()
+    best = Table(title=f"{found.tournament}: {label('best_hands')}", header_style="bold")
+    for key in ("winner", "session", "table", "hand", "fan_points", "flowers", "fans"):
+        best.add_column(label(key), justify="left" if key in ("winner", "fans") else "right")
+    for hand in found.best:
+        fans = "、".join(hand.fans) if hand.fans else "—"
+        how = TERMS["self_drawn" if hand.self_drawn else "deal_in"].zh
+        best.add_row(
+            hand.player,
+            str(hand.session),
+            str(hand.table),
+            str(hand.hand + 1),
+            f"{hand.fan_points} ({how})",
+            str(hand.flowers or ""),
+            fans,
+        )
+    console.print(best)
+    counts = Table(title=f"{found.tournament}: {label('fan_counts')}", header_style="bold")
+    for key in ("fans", "fan", "times", "hands_count", "players_count"):
+        counts.add_column(label(key), justify="left" if key == "fans" else "right")
+    for fan in found.fans:
+        counts.add_row(
+            f"{fan.zh} {fan.en}".strip(),
+            "" if fan.points is None else str(fan.points),
+            str(fan.times),
+            str(fan.hands),
+            str(fan.players),
+        )
+    console.print(counts)
+
+
+@click.command()
+@click.argument("name")
+@output_option("--csv", "csv_path", "the EMA results file (CSV; without it, standard output)")
+@DB_OPTION
+def ema(name: str, csv_path: Path | None, url: str) -> None:
+    """The EMA results file: the individual ranking as the EMA takes it for its ranking (MERS),
+    one row per ranked player: Place, EMA number, Last name, First name, Country, Table points
+    (标准分), Mahjong points (局分 counted from 0), Base rank. Names registered without
+    first_name and last_name are split from the full name; stderr lists them to check.
+
+    \b
+    Examples:
+      guobiao tournament ema club --csv club-ema.csv
+    """
+    from guobiao.tournament.ema import ema_csv, ema_rows
+    from guobiao.tournament.queries import read_info
+    from guobiao.tournament.ranking import individual_ranking
+
+    with _store(url) as store:
+        info = read_info(store, name)
+        rows = ema_rows(individual_ranking(store.table_results(name)), info)
+    text = ema_csv(rows)
+    if csv_path is None:
+        click.echo(text, nl=False)
+    else:
+        try:
+            with csv_path.open("w", newline="", encoding="utf-8") as handle:
+                handle.write(text)
+        except OSError as err:
+            _fail(f"cannot write {csv_path}: {err.strerror}")
+        click.echo(f"Wrote the EMA results of {len(rows)} player(s) to {csv_path}.", err=True)
+    split = [r for r in rows if r["name_split"]]
+    if split:
+        shown = "; ".join(f"{r['name']} -> {r['last_name']}, {r['first_name']}" for r in split)
+        click.echo(
+            f"note: {len(split)} name(s) split into last, first name from the full name "
+            f"(register first_name,last_name to set them): {shown}",
+            err=True,
+        )
+    if not rows:
+        click.echo(f"note: {name!r} has no ranked player yet.", err=True)
+
+
+PAPER_COMMANDS = (sheet, results, cards, highlights, ema)

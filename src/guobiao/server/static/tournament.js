@@ -16,7 +16,7 @@ function standingsRows(rows) {
     ...(SUMMARY ? Array.from({length: SUMMARY.sessions}, (_, i) => el("th", {class: "num wide-only"},
       `第${i + 1}${term("session", "zh")}`, el("br"), el("span", {class: "en"}, `${GLOSSARY_DATA.terms.session.short}${i + 1}`))) : []));
   const body = rows.map((r) => el("tr", {"data-player": r.name},
-    el("td", {class: "rank"}, r.rank),
+    el("td", {class: "rank", title: r.partial ? "部分成绩，未完成 partial results, not final" : null}, r.rank + (r.partial ? "*" : "")),
     el("td", {class: "name"}, r.name),
     el("td", {class: "muted"}, r.team || "—"),
     el("td", {class: "num strong"}, r.standard),
@@ -29,7 +29,7 @@ function teamRows(rows) {
   const head = el("tr", {}, el("th", {}, both("rank")), el("th", {}, both("team")),
     el("th", {}, both("members")), el("th", {class: "num"}, both("standard_points", true)), el("th", {class: "num"}, both("match_points", true)));
   const body = rows.map((r) => el("tr", {"data-team": r.name},
-    el("td", {class: "rank"}, r.rank), el("td", {class: "name"}, r.name),
+    el("td", {class: "rank", title: r.partial ? "部分成绩，未完成 partial results, not final" : null}, r.rank + (r.partial ? "*" : "")), el("td", {class: "name"}, r.name),
     el("td", {class: "muted"}, r.members.join(", ")),
     el("td", {class: "num strong"}, r.standard), el("td", {class: "num"}, r.match)));
   return [el("thead", {}, head), el("tbody", {}, body)];
