@@ -117,6 +117,18 @@ TERMS: Final[dict[str, Term]] = {
     "players_count": Term("人数", "Players"),
     "totals_only": Term("只录局分", "Totals only, no hands"),
     "no_fan_list": Term("未列番种", "No fans listed"),
+    # the tournament's readings (guobiao.tournament.ranking.Readings, docs/rules.md §19)
+    "readings": Term("计分选项", "Readings"),
+    "substitute_table": Term("陪打桌", "Table with a stand-in"),
+    "team_substitute": Term("团体替补", "Team substitute"),
+    "substitute_table_three": Term("三人排名", "three ranked, 4/2/1"),
+    "substitute_table_four": Term("四人排名", "four ranked, the stand-in share withheld"),
+    "forfeit_score": Term("按局分排名", "ranked by its 0"),
+    "forfeit_last": Term("末位", "last place"),
+    "team_substitute_not": Term("不计团体", "not for the team"),
+    "team_substitute_counts": Term("计入团体", "counts for the team"),
+    "bye_none": Term("不计标准分", "no standard points"),
+    "bye_average": Term("平均标准分", "the mean of the places"),
 }
 """Every term by key."""
 

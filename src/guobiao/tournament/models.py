@@ -64,7 +64,9 @@ class Tournament(Base):
     on its own (4, 2, 1, 0). ``rules_profile``: the fan profile / table rules in use.
     ``withdrawn_results``: how the sessions a withdrawn or disqualified player played count,
     "keep" or "void" (docs/rules.md §19). ``final_pairing`` ("swiss", "strongest" or None) seats
-    the last ``final_sessions`` sessions from the standings, one at a time (docs/tournament.md)."""
+    the last ``final_sessions`` sessions from the standings, one at a time (docs/tournament.md).
+    ``substitute_table``, ``forfeit_points``, ``team_substitute``, ``bye_points``: the readings
+    of ``guobiao.tournament.ranking.Readings`` (docs/rules.md §19)."""
 
     __tablename__ = "tournaments"
 
@@ -78,6 +80,10 @@ class Tournament(Base):
     withdrawn_results: Mapped[str] = mapped_column(String(10), default="keep")
     final_pairing: Mapped[str | None] = mapped_column(String(20))
     final_sessions: Mapped[int] = mapped_column(Integer, default=0)
+    substitute_table: Mapped[str] = mapped_column(String(10), default="three")
+    forfeit_points: Mapped[str] = mapped_column(String(10), default="score")
+    team_substitute: Mapped[str] = mapped_column(String(10), default="not")
+    bye_points: Mapped[str] = mapped_column(String(10), default="none")
 
     players: Mapped[list[Player]] = relationship(back_populates="tournament")
     teams: Mapped[list[Team]] = relationship(back_populates="tournament")

@@ -1,7 +1,7 @@
 """Tournament rankings: standard points per ranking group, individual and team standings.
 
 第十条二 (局分, 标准分), 第十一条 (名次评定), 第十二条三 (替补: 「参赛可计分，但不计成绩名次」).
-Readings: docs/rules.md §19. Pure data in, pure data out; exact ``Fraction`` standard points.
+Readings: docs/rules.md §19; the four it leaves open are settings (``Readings``). Pure data in, pure data out; exact ``Fraction`` standard points.
 """
 
 from __future__ import annotations
@@ -12,19 +12,26 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Literal
 
+from guobiao.table.glossary import TERMS
 from guobiao.table.session import standard_points
 
 __all__ = [
+    "BYE_POINTS",
+    "FORFEIT_POINTS",
+    "SUBSTITUTE_TABLES",
+    "TEAM_SUBSTITUTES",
     "WITHDRAWAL_REASONS",
     "Entry",
     "HistoryLine",
     "PlayerHistory",
+    "Readings",
     "Standing",
     "TableResult",
     "format_points",
     "group_standard_points",
     "individual_ranking",
     "player_histories",
+    "readings_line",
     "team_ranking",
     "withdrawals",
 ]
@@ -32,6 +39,66 @@ __all__ = [
 WITHDRAWAL_REASONS = ("withdrawn", "disqualified")
 """Why a player left the tournament for good (``Entry.withdrawn``): withdrew (退出), or was
 disqualified (取消比赛资格: 停赛, 第十三条四; 有意诈和, 第十四条六(四))."""
+
+
+SUBSTITUTE_TABLES = ("three", "four")
+"""How a table with a 陪打 is ranked (``Readings.substitute_table``, 第十条二(二), 第十二条三(二)):
+"three" (the default): the three ranked players take the first three places' points (4, 2, 1);
+"four": all four are ranked by 局分 and the substitute's share is withheld (nobody gets it)."""
+FORFEIT_POINTS = ("score", "last")
+"""What a forfeit (自动弃权, 局分 0, 第十三条二(一)) earns (``Readings.forfeit``): "score" (the
+default): ranked by its 局分 0 like any entry; "last": the last place of the group outright,
+whatever the others' 局分 (two forfeits share the last two places)."""
+TEAM_SUBSTITUTES = ("not", "counts")
+"""Whether a team's 替补 earns for the team (``Readings.team_substitute``, 第十二条三(二)): "not"
+(the default): a 陪打 like any substitute, no standard points; "counts": ranked at the table as
+the player replaced would be, the standard points counting for the team, never a place of their
+own in the individual ranking."""
+BYE_POINTS = ("none", "average")
+"""How a bye (轮空, 第十二条一) scores (``Readings.bye``): "none" (the default): no standard points,
+no session played; "average": the mean of the places of a group of the session's size (7/4 at
+tables of 4), 局分 0 in the match points."""
+
+
+@dataclass(frozen=True, slots=True)
+class Readings:
+    """The tournament's readings of what the rules leave open (docs/rules.md §19), carried by
+    each ``TableResult`` as ``group`` is; the defaults are the readings of earlier versions."""
+
+    substitute_table: str = "three"
+    forfeit: str = "score"
+    team_substitute: str = "not"
+    bye: str = "none"
+
+    def __post_init__(self) -> None:
+        for name, value, allowed in (
+            ("substitute table", self.substitute_table, SUBSTITUTE_TABLES),
+            ("forfeit points", self.forfeit, FORFEIT_POINTS),
+            ("team substitute", self.team_substitute, TEAM_SUBSTITUTES),
+            ("bye points", self.bye, BYE_POINTS),
+        ):
+            if value not in allowed:
+                raise ValueError(f"{name} {value!r} is not one of {', '.join(allowed)}")
+
+    @property
+    def is_default(self) -> bool:
+        return self == Readings()
+
+
+def readings_line(readings: Readings, sep: str = " ") -> str:
+    """The readings as the papers print them, each setting's 中文 ``sep`` English from the
+    glossary: ``计分选项 Readings: 陪打桌 Table with a stand-in 三人排名 three ranked, 4/2/1; ...``."""
+
+    def term(key: str) -> str:
+        return f"{TERMS[key].zh}{sep}{TERMS[key].en}"
+
+    parts = (
+        ("substitute_table", f"substitute_table_{readings.substitute_table}"),
+        ("forfeit", f"forfeit_{readings.forfeit}"),
+        ("team_substitute", f"team_substitute_{readings.team_substitute}"),
+        ("bye", f"bye_{readings.bye}"),
+    )
+    return f"{term('readings')}: " + "; ".join(f"{term(k)} {term(v)}" for k, v in parts)
 
 
 def format_points(value: Fraction) -> str:
@@ -55,7 +122,9 @@ class Entry:
     recorded in the history only, outside the group and its size; ``score`` is ignored.
     ``disqualified``: left the session (停赛, 第十三条四; 有意诈和, 第十四条六(四)); keeps the score
     reached, no standard points (docs/rules.md §17). ``seat``: 0-3 (E S W N at the session's
-    first hand) when known.
+    first hand) when known. ``forfeit``: the entry is a forfeit (局分 0) and ``bye``: the
+    ``absent`` entry is a bye (轮空), as the tournament's ``Readings`` score them.
+    ``team_substitute``: the ``substitute`` is a team's 替补 (第十二条).
 
     ``withdrawn``: the player has left the tournament for good, one of ``WITHDRAWAL_REASONS``; set
     on every entry of theirs (the sessions they played and, as ``absent`` entries, the ones after).
@@ -73,6 +142,9 @@ class Entry:
     disqualified: bool = False
     withdrawn: str | None = None
     voided: bool = False
+    forfeit: bool = False
+    bye: bool = False
+    team_substitute: bool = False
 
     def __post_init__(self) -> None:
         if not isinstance(self.player, str) or not self.player:
@@ -92,6 +164,10 @@ class Entry:
             )
         if self.voided and (self.withdrawn is None or not self.ranked_if_kept):
             raise ValueError(f"{self.player!r}: only a withdrawn player's played session is voided")
+        if self.bye and not self.absent:
+            raise ValueError(f"{self.player!r}: a bye is an absent entry")
+        if self.team_substitute and not self.substitute:
+            raise ValueError(f"{self.player!r}: a team's substitute is a substitute entry")
 
     @property
     def ranked_if_kept(self) -> bool:
@@ -116,6 +192,8 @@ class TableResult:
     (not all 16, the table not marked ended early, no totals). Its entries count as they stand;
     the histories and rankings that depend on them say so (``HistoryLine.partial``,
     ``Standing.partial``) instead of passing them for finished.
+
+    ``readings``: the tournament's readings (``Readings``), a setting as ``group`` is.
     """
 
     session: int
@@ -123,6 +201,7 @@ class TableResult:
     entries: tuple[Entry, ...]
     group: str | None = None
     partial: bool = False
+    readings: Readings = Readings()
 
     def __post_init__(self) -> None:
         players = [entry.player for entry in self.entries]
@@ -249,21 +328,60 @@ def group_standard_points(
     place of the player they replaced, 第十二条三(二)); the absent hold none. So a substitute or a
     disqualified player leaves the others ranked in the group at its full size (4, 2, 1 at a
     table). Ties share the points of the places they cover, exactly.
+
+    The tables' ``Readings`` (docs/rules.md §19) change this: ``substitute_table`` "four" ranks
+    a 陪打 with the others and gives their share to nobody (not at a table where a forfeit holds
+    the place they sit in); ``forfeit`` "last" gives a forfeit the group's last place;
+    ``team_substitute`` "counts" ranks a team's 替补 as a player (not where a forfeit holds the
+    place); ``bye`` "average" gives a bye the mean of the places of the session's largest group.
     """
     groups: dict[tuple[int, str], list[Entry]] = defaultdict(list)
     sizes: dict[tuple[int, str], int] = defaultdict(int)
+    readings: dict[tuple[int, str], Readings] = {}
+    withheld: dict[tuple[int, str], list[Entry]] = defaultdict(list)
+    earning: dict[tuple[int, str], list[Entry]] = defaultdict(list)
+    byes: list[tuple[int, str]] = []
     for result in _check(results):
+        key = _group(result)
         present = [entry for entry in result.entries if not entry.absent]
-        groups[_group(result)].extend(present)
-        sizes[_group(result)] += min(4, len(present))
+        groups[key].extend(present)
+        sizes[key] += min(4, len(present))
+        readings.setdefault(key, result.readings)
+        forfeited = any(e.forfeit for e in present)  # the forfeit holds its replacement's place
+        counts = result.readings.team_substitute == "counts" and not forfeited
+        earns = [e for e in present if e.ranked or (counts and e.team_substitute)]
+        earning[key].extend(earns)
+        if result.readings.substitute_table == "four" and not forfeited:
+            withheld[key].extend(e for e in present if e.substitute and e not in earns)
+        if result.readings.bye == "average":
+            byes.extend(
+                (result.session, e.player)
+                for e in result.entries
+                if e.absent and e.bye and e.withdrawn is None
+            )
     out: dict[tuple[int, str], Fraction] = {}
-    for (session, name), entries in groups.items():
-        ranked = {entry.player: entry.score for entry in entries if entry.ranked}
-        if not ranked:
-            continue
-        for player, points in standard_points(ranked, sizes[(session, name)]).items():
-            out[(session, player)] = points
+    for key, entries in earning.items():
+        session, size = key[0], sizes[key]
+        last = [e.player for e in entries if e.forfeit and readings[key].forfeit == "last"]
+        ranked = {e.player: e.score for e in entries if e.player not in last}
+        counted = ranked | {e.player: e.score for e in withheld[key]}
+        if counted:
+            for player, points in standard_points(counted, size).items():
+                if player in ranked:
+                    out[(session, player)] = points
+        if last:
+            bottom = _places(size)[max(0, size - len(last)) :]
+            for player in last:
+                out[(session, player)] = sum(bottom, Fraction(0)) / len(bottom)
+    for session, player in byes:
+        size = max((sizes[key] for key in groups if key[0] == session), default=4) or 4
+        out[(session, player)] = sum(_places(size), Fraction(0)) / size
     return out
+
+
+def _places(size: int) -> list[Fraction]:
+    """The standard points of the places of a group of ``size`` (第十条二(二)): N, N-2, ..., 0."""
+    return [Fraction(size)] + [Fraction(size - place) for place in range(2, size + 1)]
 
 
 def player_histories(results: Iterable[TableResult]) -> dict[str, PlayerHistory]:
@@ -342,7 +460,8 @@ def individual_ranking(
     partial: dict[str, tuple[tuple[int, int], ...]] = {}
     reasons: dict[str, str] = {}
     for player, history in player_histories(results).items():
-        ranked = history.ranked_lines
+        # a team's 替补 (``Readings.team_substitute`` "counts") earns for the team, no place
+        ranked = tuple(line for line in history.ranked_lines if not line.substitute)
         reason = next((line.withdrawn for line in history.lines if line.withdrawn), None)
         if reason is not None:
             reasons[player] = reason
@@ -351,7 +470,9 @@ def individual_ranking(
         elif not ranked:
             continue
         sessions = [line.standard_points for line in ranked if line.standard_points is not None]
-        row = (player, _key(history.standard_points, history.match_points, sessions), ())
+        total = sum(sessions, Fraction(0))
+        match = sum(line.score or 0 for line in ranked)
+        row = (player, _key(total, match, sessions), ())
         (gone if reason is not None else rows).append(row)
         partial[player] = _partial(ranked)
     placed = _rank(rows)
@@ -380,7 +501,8 @@ def team_ranking(
     """团体名次 (第十一条): each team by the standard points of its players' ranked entries
     summed over the sessions; the tiebreaks as for players, with the team's single-session
     standard points = the sum of its players' in that session (§19). Substitute entries
-    count for nothing. Every team is listed, with 0 when none of its players was ranked.
+    count for nothing, unless a team's 替补 earns by the ``Readings.team_substitute`` reading
+    "counts". Every team is listed, with 0 when none of its players was ranked.
     """
     owner: dict[str, str] = {}
     for team, members in teams.items():

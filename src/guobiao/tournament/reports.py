@@ -45,12 +45,14 @@ from guobiao.tournament.models import (
 )
 from guobiao.tournament.ranking import (
     PlayerHistory,
+    Readings,
     Standing,
     TableResult,
     format_points,
     group_standard_points,
     individual_ranking,
     player_histories,
+    readings_line,
     team_ranking,
 )
 from guobiao.tournament.seating import Table as SeatingTable
@@ -551,20 +553,40 @@ def _sheet(store: Store, tournament: str, session: int, table: int) -> tuple[_Ta
         f" · {_zh('stand_in')}: a substitute, the score counts for the table, no place and no"
         f" {_zh('standard_points')} (第十二条三(二))</p>\n"
     )
+    out.append(_readings_html(store.settings(tournament).readings))
     return data, "".join(out)
+
+
+def _readings_html(readings: Readings) -> str:
+    """The tournament's readings (``Readings``, docs/rules.md §19), one line under a paper."""
+    return f'<p class="legend readings" data-col="readings">{_e(readings_line(readings))}</p>\n'
 
 
 def _table_ranks(results: Sequence[TableResult], session: int, table: int) -> dict[str, str]:
     """Places at the table by 局分 among the entries the ranking ranks (``Entry.ranked``), the
     ones the standard points go to: a substitute (陪打) or a disqualified player takes no place,
-    a forfeit by lateness (局分 0, not seated) takes one. Equal scores share a place (``2=``)."""
+    a forfeit by lateness (局分 0, not seated) takes one. Equal scores share a place (``2=``).
+    The tournament's ``Readings`` as the ranking applies them: a team's 替补 takes a place by
+    ``team_substitute`` "counts"; a 陪打 pushes the others down by ``substitute_table`` "four"
+    (their own place not printed); a forfeit is last by ``forfeit`` "last"."""
     found = [r for r in results if (r.session, r.table) == (session, table)]
-    scores = {e.player: e.score for r in found for e in r.entries if e.ranked}
     out: dict[str, str] = {}
-    for name, score in scores.items():
-        place = 1 + sum(other > score for other in scores.values())
-        tied = sum(other == score for other in scores.values()) > 1
-        out[name] = f"{place}=" if tied else str(place)
+    for result in found:
+        readings = result.readings
+        forfeited = any(e.forfeit for e in result.entries)
+        counts = readings.team_substitute == "counts" and not forfeited
+        placed = [e for e in result.entries if e.ranked or (counts and e.team_substitute)]
+        if readings.forfeit == "last":
+            placed = [e for e in placed if not e.forfeit]
+        shown = {e.player for e in placed}
+        if readings.substitute_table == "four" and not forfeited:
+            placed += [e for e in result.entries if e.substitute and e.player not in shown]
+        scores = {e.player: e.score for e in placed}
+        for name in shown:
+            score = scores[name]
+            place = 1 + sum(other > score for other in scores.values())
+            tied = sum(other == score for other in scores.values()) > 1
+            out[name] = f"{place}=" if tied else str(place)
     return out
 
 
@@ -695,6 +717,7 @@ def results_table_html(store: Store, tournament: str) -> str:
     if registry.teams:
         teams = {team: members for team, (_, members) in registry.teams.items()}
         out.append(_teams_html(registry, histories, team_ranking(results, teams)))
+    out.append(_readings_html(store.settings(tournament).readings))
     return _page(f"{registry.name} — {_zh('results_table')}", "".join(out), page=page)
 
 

@@ -22,12 +22,14 @@ from guobiao.table.session import seating as _session_seating
 __all__ = [
     "PAIRINGS",
     "Bound",
+    "ByeBound",
     "Pairing",
     "Quality",
     "Schedule",
     "SessionSeating",
     "Table",
     "best_possible",
+    "bye_bound",
     "continue_schedule",
     "draw_session_one",
     "pair_session",
@@ -92,6 +94,20 @@ class Quality:
     wind_spread: int
     min_byes: int
     max_byes: int
+    min_team_byes: int = 0
+    max_team_byes: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class ByeBound:
+    """The most even byes possible (``bye_bound``): each player ``player_min`` or ``player_max``
+    byes, and the teams' bye counts (members' byes added up) at best ``team_min`` … ``team_max``
+    with the players' byes that even."""
+
+    player_min: int
+    player_max: int
+    team_min: int
+    team_max: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -523,6 +539,49 @@ def _reverse_path(
     return False
 
 
+def _bye_turn(turn: list[int], team_of: list[int]) -> list[int]:
+    """The order byes go round in: ``turn`` with the teams interleaved. Each team (and each
+    player in no team, alone) is a queue of its members in ``turn`` order; the queues are taken
+    in the order of their first members, one member of each a round, rounds one after the other.
+    So nobody has a second bye before everyone had one (the turn goes round all n), and while
+    the smallest team has members left without a bye every team has one before any has a second;
+    byes of one session are next to each other in the turn, hence from different teams while a
+    round holds more than one team."""
+    queues: dict[int, list[int]] = {}
+    for p in turn:
+        queues.setdefault(team_of[p] if team_of[p] != -1 else -1 - p, []).append(p)
+    rounds = max(len(q) for q in queues.values())
+    return [q[r] for r in range(rounds) for q in queues.values() if r < len(q)]
+
+
+def bye_bound(n_players: int, sessions: int, team_sizes: Sequence[int] = ()) -> ByeBound:
+    """The most even byes for ``n_players`` over ``sessions`` sessions with the fewest byes
+    (n mod 4 a session): B = sessions·(n mod 4) byes, each player B // n or one more. Teams of
+    ``team_sizes`` (the rest play in no team): the narrowest range of team counts (a team of
+    size s has s·(B // n) + e byes, 0 ≤ e ≤ s of its members having the one more, the e's and
+    the players in no team sharing the B mod n extra byes), found by trying every range."""
+    total = sessions * (n_players % 4)
+    base, extra = divmod(total, n_players) if n_players else (0, 0)
+    loose = n_players - sum(team_sizes)
+    low = max(0, extra - loose)
+    best: tuple[int, int, int] | None = None
+    if team_sizes:
+        floor_ = [s * base for s in team_sizes]
+        top = max(f + s for f, s in zip(floor_, team_sizes, strict=True))
+        for lo in range(min(floor_), top + 1):
+            for hi in range(lo, top + 1):
+                need = [max(0, lo - f) for f in floor_]
+                room = [min(s, hi - f) for f, s in zip(floor_, team_sizes, strict=True)]
+                if any(a > b for a, b in zip(need, room, strict=True)):
+                    continue
+                if sum(need) <= extra and sum(room) >= low:
+                    if best is None or hi - lo < best[0]:
+                        best = (hi - lo, lo, hi)
+                    break
+    _, team_min, team_max = best or (0, 0, 0)
+    return ByeBound(base, base + (1 if extra else 0), team_min, team_max)
+
+
 def schedule(
     players: Sequence[str],
     sessions: int,
@@ -531,13 +590,18 @@ def schedule(
     seed: int = 0,
     fill: Literal["bye", "substitute"] = "bye",
     keep_draw: bool = False,
+    substitute_names: Sequence[str] = (),
 ) -> Schedule:
     """Tables for ``sessions`` sessions. Session one is the draw (第六条五(二)).
 
     ``teams`` maps a team name to its members (up to 4 players + a substitute): team-mates never
     share a table. With a count not divisible by four, ``fill="bye"`` sits the fewest players out
     each session, in turns (nobody twice before everyone once); ``fill="substitute"`` adds
-    placeholder places 替补1… that the organiser fills with 陪打 (第十二条三(二)).
+    placeholder places 替补1… that the organiser fills with 陪打 (第十二条三(二)), or, given
+    ``substitute_names`` (as many as places), those substitutes themselves (``teams`` may list
+    them: they then never sit with their team). Byes go round a turn that interleaves the teams
+    (``_bye_turn``): a team has no second bye before every team had one while the smallest team
+    has members left without one, and no two byes in one session where that can be avoided.
     Session one has the tables of ``draw_session_one``; its seats are re-ordered with the rest so
     every player's wind spread is at most 1, unless ``keep_draw`` (the draw was already made at
     the venue: its seats stand, and a few spreads of 2 can remain when sessions are 4k).
@@ -549,10 +613,15 @@ def schedule(
         raise ValueError("at least one session")
     substitutes: tuple[str, ...] = ()
     if fill == "substitute" and len(names) % 4:
-        substitutes = tuple(f"替补{i + 1}" for i in range(4 - len(names) % 4))
-        if set(substitutes) & set(names):
+        needed = 4 - len(names) % 4
+        if substitute_names and len(substitute_names) != needed:
+            raise ValueError(f"{needed} substitute(s) needed, {len(substitute_names)} given")
+        substitutes = tuple(substitute_names) or tuple(f"替补{i + 1}" for i in range(needed))
+        if set(substitutes) & set(names) or len(set(substitutes)) != needed:
             raise ValueError("a player is named like a substitute place")
         names += substitutes
+    elif substitute_names and fill == "substitute":
+        raise ValueError("no substitute places: the player count is a multiple of four")
     n = len(names)
     if n < 4:
         raise ValueError("a table needs four players")
@@ -564,7 +633,8 @@ def schedule(
     order = list(range(n))
     rng.shuffle(order)
     n_byes = n % 4
-    bye_cycle = order[::-1]  # the draw's last seats take the first byes, then in turn (第十二条)
+    # the draw's last seats take the first byes, then in turn (第十二条), teams interleaved
+    bye_cycle = _bye_turn(order[::-1], team_of)
     plan: list[list[list[int]]] = []
     design = _best_design(n, groups, order)
     if design is not None:
@@ -694,7 +764,7 @@ def _with_history(
 
 
 def _pick_byes(
-    n: int, n_byes: int, groups: list[list[int]], key: Callable[[int], tuple[int, int]]
+    n: int, n_byes: int, groups: list[list[int]], key: Callable[[int], tuple[int, ...]]
 ) -> list[int]:
     """The ``n_byes`` of players 0 … n − 1 who sit out, lowest ``key`` first; a team with more
     members than the n // 4 tables first sits out the members it has too many."""
@@ -752,8 +822,9 @@ def continue_schedule(
     counted in the repeat minimisation, their starting winds in the wind balance (their seats are
     kept) and their byes in the turn of byes: with a count not divisible by four the players with
     the fewest byes so far sit out (a team with more members than tables first sits out the ones
-    too many: 15 players in teams of 4, one of each full team); each try takes its own seeded turn
-    among players with as many byes, so who sits out is searched too. Anyone seated
+    too many: 15 players in teams of 4, one of each full team), among them first the members of
+    the teams with the fewest byes; each try takes its own seeded turn (teams interleaved,
+    ``_bye_turn``) among players with as many byes, so who sits out is searched too. Anyone seated
     in ``played`` who is not in ``players`` (withdrawn) counts for nothing. ``teams`` (of
     ``players`` only): team-mates never share a table. Sessions are numbered on from
     ``len(played)``, tables from 0, as ``schedule`` numbers them.
@@ -773,12 +844,17 @@ def continue_schedule(
         meet = [row[:] for row in base]
         stream = random.Random(f"{seed}/continue/{attempt}")
         # the turn of byes among equals: the draw's last seats first, then a new turn each try
-        turn = order[::-1] if attempt == 0 else stream.sample(order, n)
+        turn = _bye_turn(order[::-1] if attempt == 0 else stream.sample(order, n), team_of)
         place = {p: i for i, p in enumerate(turn)}
         had = byes_had[:]
         outs: list[list[int]] = []
         for _ in range(sessions):
-            rank = {p: (had[p], place[p]) for p in range(n)}
+            # the fewest byes first, then the team with the fewest byes, then the turn
+            team_had = [sum(had[m] for m in g) for g in groups]
+            rank = {
+                p: (had[p], team_had[team_of[p]] if team_of[p] != -1 else had[p], place[p])
+                for p in range(n)
+            }
             out = _pick_byes(n, n_byes, groups, rank.__getitem__)
             for p in out:
                 had[p] += 1
@@ -898,7 +974,8 @@ def pair_session(
 
 
 def quality(sched: Schedule, teams: Mapping[str, Iterable[str]] | None = None) -> Quality:
-    """Repeated pairs, distinct opponents, team-mate meetings, wind balance and byes."""
+    """Repeated pairs, distinct opponents, team-mate meetings, wind balance and byes (per
+    player, and per team of ``teams``: its members' byes added up)."""
     meetings: dict[frozenset[str], int] = {}
     opponents: dict[str, set[str]] = {p: set() for p in sched.players}
     winds = {p: [0, 0, 0, 0] for p in sched.players}
@@ -919,6 +996,7 @@ def quality(sched: Schedule, teams: Mapping[str, Iterable[str]] | None = None) -
         for a, b in itertools.combinations(list(members), 2):
             team_meetings += meetings.get(frozenset((a, b)), 0)
     distinct = [len(o) for o in opponents.values()]
+    team_byes = [sum(bye_count.get(m, 0) for m in members) for members in (teams or {}).values()]
     return Quality(
         repeated_pairs=sum(1 for m in meetings.values() if m > 1),
         repeat_meetings=sum(m - 1 for m in meetings.values()),
@@ -929,6 +1007,8 @@ def quality(sched: Schedule, teams: Mapping[str, Iterable[str]] | None = None) -
         wind_spread=max(max(c) - min(c) for c in winds.values()),
         min_byes=min(bye_count.values()),
         max_byes=max(bye_count.values()),
+        min_team_byes=min(team_byes, default=0),
+        max_team_byes=max(team_byes, default=0),
     )
 
 

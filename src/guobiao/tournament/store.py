@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -53,6 +53,7 @@ from guobiao.tournament.models import (
 from guobiao.tournament.ranking import (
     WITHDRAWAL_REASONS,
     Entry,
+    Readings,
     TableResult,
     individual_ranking,
 )
@@ -281,13 +282,15 @@ class _DryRun(Exception):
 class TournamentSettings:
     """A tournament's settings. ``final_pairing`` ("swiss", "strongest" or None) seats the last
     ``final_sessions`` sessions from the standings, one at a time (``Store.pair_session``); the
-    draw seats the ``drawn_sessions`` before them."""
+    draw seats the ``drawn_sessions`` before them. ``readings``: how the ranking reads what the
+    rules leave open (``guobiao.tournament.ranking.Readings``, docs/rules.md §19)."""
 
     sessions: int
     group_size: int | None
     withdrawn_results: str
     final_pairing: str | None
     final_sessions: int
+    readings: Readings = field(default_factory=Readings)
 
     @property
     def drawn_sessions(self) -> int:
@@ -486,13 +489,16 @@ class Store:
         withdrawn_results: str = "keep",
         final_pairing: str | None = None,
         final_sessions: int | None = None,
+        readings: Readings | None = None,
     ) -> int:
         """A new tournament; ``group_size`` is the ranking group (None or 4: each table; else a
         multiple of 4: consecutive tables of a session form a group). ``withdrawn_results``:
         how a withdrawn or disqualified player's played sessions count, "keep" or "void"
         (docs/rules.md §19). ``final_pairing`` ("swiss" or "strongest"): the last
         ``final_sessions`` sessions (1 if not given) are seated from the standings, one at a
-        time (``pair_session``); the draw seats the sessions before them."""
+        time (``pair_session``); the draw seats the sessions before them. ``readings``: the
+        ranking's readings (``Readings``; the defaults when not given, docs/rules.md §19)."""
+        readings = readings or Readings()
         if not name.strip():
             raise StoreError("a tournament needs a name")
         if sessions < 1:
@@ -531,6 +537,10 @@ class Store:
                 withdrawn_results=withdrawn_results,
                 final_pairing=final_pairing,
                 final_sessions=finals,
+                substitute_table=readings.substitute_table,
+                forfeit_points=readings.forfeit,
+                team_substitute=readings.team_substitute,
+                bye_points=readings.bye,
             )
             db.add(row)
             db.flush()
@@ -545,6 +555,7 @@ class Store:
                 t.withdrawn_results,
                 t.final_pairing,
                 t.final_sessions,
+                _readings(t),
             )
 
     def add_team(self, tournament: str, name: str, *, leader: str | None = None) -> None:
@@ -1881,6 +1892,7 @@ class Store:
             for w in db.scalars(select(Withdrawal).where(Withdrawal.tournament_id == t.id))
         }
         void = t.withdrawn_results == "void"
+        readings = _readings(t)
         held: set[int] = set()
         states = self._states(db, t)
         sessions = db.scalars(
@@ -1912,22 +1924,30 @@ class Store:
                         substitute=s.player.substitute or s.replaces is not None,
                         disqualified=s.player.name in out_of_play
                         and not (s.player.substitute or s.replaces is not None),
+                        team_substitute=s.player.substitute
+                        and s.player.team_id is not None
+                        and s.player.name not in out_of_play,
                     )
                     for s in table.seats
                 ]
                 for s in table.seats:  # 第十三条二(一) 自动弃权: 局分 0, in the group
                     gone = absences.get(s.replaces.name) if s.replaces else None
                     if gone is not None and gone.kind == "forfeit":
-                        entries.append(Entry(gone.player.name, 0))
+                        entries.append(Entry(gone.player.name, 0, forfeit=True))
                 partial = states[table.id].state == "partial"
                 entries = [_left(e, left, void) for e in entries]
                 out.append(
                     TableResult(
-                        session.number, table.number, tuple(entries), group, partial=partial
+                        session.number,
+                        table.number,
+                        tuple(entries),
+                        group,
+                        partial=partial,
+                        readings=readings,
                     )
                 )
             away = [
-                _left(Entry(name, absent=True), left, void)
+                _left(Entry(name, absent=True, bye=a.kind == "bye"), left, void)
                 for name, a in sorted(absences.items())
                 if a.kind != "forfeit"
             ]
@@ -1935,7 +1955,7 @@ class Store:
             here |= {e.player for e in away}
             away += _gone(left, session.number, here)
             if away:  # byes, the replaced, the withdrawn: in their histories only (table 0)
-                out.append(TableResult(session.number, 0, tuple(away)))
+                out.append(TableResult(session.number, 0, tuple(away), readings=readings))
         for number in range(1, t.sessions_planned + 1):  # sessions not seated yet
             if number not in held and (missing := _gone(left, number, set())):
                 out.append(TableResult(number, 0, tuple(missing)))
@@ -2033,6 +2053,11 @@ def _left(entry: Entry, left: Mapping[str, Withdrawal], void: bool) -> Entry:
     if gone is None:
         return entry
     return replace(entry, withdrawn=gone.reason, voided=void and entry.ranked_if_kept)
+
+
+def _readings(t: Tournament) -> Readings:
+    """The tournament's readings (``Readings``) as stored."""
+    return Readings(t.substitute_table, t.forfeit_points, t.team_substitute, t.bye_points)
 
 
 def _gone(left: Mapping[str, Withdrawal], session: int, here: set[str]) -> list[Entry]:

@@ -44,7 +44,15 @@ from guobiao.cli.tournament.referee import REFEREE_COMMANDS
 from guobiao.tournament.queries import TournamentInfo
 from guobiao.tournament.queries import read_info as _info
 from guobiao.tournament.queries import read_seating as _seating
-from guobiao.tournament.ranking import WITHDRAWAL_REASONS
+from guobiao.tournament.ranking import (
+    BYE_POINTS,
+    FORFEIT_POINTS,
+    SUBSTITUTE_TABLES,
+    TEAM_SUBSTITUTES,
+    WITHDRAWAL_REASONS,
+    Readings,
+    readings_line,
+)
 from guobiao.tournament.seating import PAIRINGS
 
 
@@ -100,6 +108,38 @@ def tournament() -> None:
     default=None,
     help="How many last sessions --final-pairing seats (default 1); `draw` seats the others.",
 )
+@click.option(
+    "--substitute-table",
+    type=click.Choice(SUBSTITUTE_TABLES),
+    default="three",
+    show_default=True,
+    help="A table with a 陪打 (第十二条三(二)): three (the three ranked players take 4/2/1) or "
+    "four (all four ranked by score, the substitute's share withheld).",
+)
+@click.option(
+    "--forfeit-points",
+    type=click.Choice(FORFEIT_POINTS),
+    default="score",
+    show_default=True,
+    help="A forfeit (局分 0, 第十三条二(一)): score (ranked by its 0 like any score) or last "
+    "(the group's last place outright).",
+)
+@click.option(
+    "--team-substitute",
+    type=click.Choice(TEAM_SUBSTITUTES),
+    default="not",
+    show_default=True,
+    help="A team's 替补 (第十二条三(二)): not (a 陪打: no standard points) or counts (ranked at "
+    "the table, the points count for the team; never an individual place).",
+)
+@click.option(
+    "--bye-points",
+    type=click.Choice(BYE_POINTS),
+    default="none",
+    show_default=True,
+    help="A bye (轮空, 第十二条一): none (no standard points) or average (the mean of a "
+    "group's places: 7/4 at tables of 4).",
+)
 @DB_OPTION
 def create(
     name: str,
@@ -108,9 +148,15 @@ def create(
     withdrawn_results: str,
     final_pairing: str | None,
     final_sessions: int | None,
+    substitute_table: str,
+    forfeit_points: str,
+    team_substitute: str,
+    bye_points: str,
     url: str,
 ) -> None:
-    """Create the tournament NAME."""
+    """Create the tournament NAME. The readings (--substitute-table, --forfeit-points,
+    --team-substitute, --bye-points) are printed under the score sheets and the results table
+    (docs/rules.md §19)."""
     if sessions < 1:
         _fail(f"--sessions must be at least 1, not {sessions}")
     if group_size is not None and (group_size < 4 or group_size % 4):
@@ -123,6 +169,7 @@ def create(
             f"--final-sessions must be 1-{sessions - 1} (the first session is drawn: there are "
             f"no standings before it), not {finals}"
         )
+    readings = Readings(substitute_table, forfeit_points, team_substitute, bye_points)
     with _store(url) as store:
         store.create_tournament(
             name,
@@ -131,8 +178,11 @@ def create(
             withdrawn_results=withdrawn_results,
             final_pairing=final_pairing,
             final_sessions=final_sessions,
+            readings=readings,
         )
     click.echo(f"Created tournament {name!r}: {sessions} session(s).")
+    if not readings.is_default:
+        click.echo(f"Readings: {readings_line(readings, ' ')}.")
     if final_pairing is not None:
         click.echo(
             f"{_finals(sessions - finals + 1, sessions)} from the standings ({final_pairing}): "
@@ -366,20 +416,47 @@ def _drop_teams(store: Store, name: str, teams: list[str]) -> None:
     "strongest (tables 1-4, 5-8, ... of the standings). Default: the final pairing set at "
     "create.",
 )
+@click.option(
+    "--fill-with-substitutes",
+    "fill",
+    is_flag=True,
+    help="With a player count not a multiple of 4: fill the free places with registered "
+    "substitutes (陪打, 第十二条三(二): their scores count at their table, no standard points, "
+    "no place) instead of byes; by registration number, or those named with --substitute.",
+)
+@click.option(
+    "--substitute",
+    "chosen",
+    multiple=True,
+    metavar="NAME",
+    help="With --fill-with-substitutes: a registered substitute to take a place (repeat).",
+)
 @DB_OPTION
-def draw(name: str, seed: int, session: int | None, pairing: str | None, url: str) -> None:
+def draw(
+    name: str,
+    seed: int,
+    session: int | None,
+    pairing: str | None,
+    fill: bool,
+    chosen: tuple[str, ...],
+    url: str,
+) -> None:
     """Draw the seats of every session (team-mates apart, opponents spread, winds balanced).
 
     Prints the schedule's quality next to the best possible figures. When the tournament was
     created with --final-pairing, the draw seats the sessions before the final ones; each final
     session is seated from the standings with --session S once the sessions before it are
     complete. --session S --pairing KIND seats any session so (Pantheon's final rounds).
-    Players who withdrew are not drawn.
+    Players who withdrew are not drawn. With a count not a multiple of 4 the fewest players sit
+    out each session (轮空, 第十二条一): nobody twice before everyone once, and the byes spread
+    over the teams as evenly as that allows; --fill-with-substitutes seats registered
+    substitutes in the free places instead.
     """
     from guobiao.tournament.seating import (
         Schedule,
         SessionSeating,
         best_possible,
+        bye_bound,
         quality,
         schedule,
     )
@@ -387,6 +464,10 @@ def draw(name: str, seed: int, session: int | None, pairing: str | None, url: st
 
     if pairing is not None and session is None:
         _fail("--pairing goes with --session S (the session to seat from the standings)")
+    if chosen and not fill:
+        _fail("--substitute goes with --fill-with-substitutes")
+    if fill and session is not None:
+        _fail("--fill-with-substitutes goes with the draw, not with --session S")
     if session is not None:
         _pair(name, session, pairing, url)
         return
@@ -403,10 +484,25 @@ def draw(name: str, seed: int, session: int | None, pairing: str | None, url: st
             if team is not None:
                 teams.setdefault(team, []).append(player)
         count = settings.drawn_sessions
+        places = (4 - len(regular) % 4) % 4 if fill else 0
+        subs = _draw_substitutes(name, info.players, gone, chosen, places)
+        seated_teams = {team: list(members) for team, members in teams.items()}
+        for sub in subs:  # a team's substitute never sits with their team either
+            team = info.players[sub][1]
+            if team is not None:
+                seated_teams.setdefault(team, []).append(sub)
         try:
-            plan = schedule(regular, count, teams=teams, seed=seed)
+            plan = schedule(
+                regular,
+                count,
+                teams=seated_teams,
+                seed=seed,
+                fill="substitute" if subs else "bye",
+                substitute_names=subs,
+            )
         except ValueError as err:
-            _fail(f"{name!r}: cannot draw: {err}", 1)
+            hint = f" (with the substitutes {', '.join(subs)}: name others with --substitute)"
+            _fail(f"{name!r}: cannot draw: {err}{hint if subs else ''}", 1)
         numbered = Schedule(
             plan.players,
             tuple(
@@ -421,12 +517,17 @@ def draw(name: str, seed: int, session: int | None, pairing: str | None, url: st
             plan.substitutes,
         )
         store.save_schedule(name, numbered)
-    got = quality(numbered, teams)
-    bound = best_possible(len(regular), count, max((len(m) for m in teams.values()), default=1))
+    got = quality(numbered, seated_teams)  # a team's substitute counts for team-mate meetings
+    bound = best_possible(
+        len(plan.players), count, max((len(m) for m in teams.values()), default=1)
+    )
+    byes = bye_bound(len(regular), count, [len(m) for m in teams.values()])
     console = _console()
     console.print(
         f"Drew {count} session(s) for {len(regular)} players (seed {seed}): {plan.method}"
     )
+    if subs:
+        console.print(f"Substitutes (陪打, no standard points) in every session: {', '.join(subs)}")
     if count < info.sessions:
         console.print(
             f"{_finals(count + 1, info.sessions)} from the standings ({settings.final_pairing}): "
@@ -441,8 +542,49 @@ def draw(name: str, seed: int, session: int | None, pairing: str | None, url: st
     table.add_row("Fewest opponents", str(got.min_opponents), str(bound.max_min_opponents))
     table.add_row("Wind spread", str(got.wind_spread), str(bound.wind_spread))
     table.add_row("Team-mate meetings", str(got.team_meetings), "0")
-    table.add_row("Byes per player", f"{got.min_byes}-{got.max_byes}", "")
+    if subs:
+        table.add_row("Byes per player", "0-0", "0-0")
+    else:
+        table.add_row(
+            "Byes per player",
+            f"{got.min_byes}-{got.max_byes}",
+            f"{byes.player_min}-{byes.player_max}",
+        )
+        if teams:
+            table.add_row(
+                "Byes per team",
+                f"{got.min_team_byes}-{got.max_team_byes}",
+                f"{byes.team_min}-{byes.team_max}",
+            )
     console.print(table)
+
+
+def _draw_substitutes(
+    name: str,
+    players: dict[str, tuple[int, str | None, bool]],
+    gone: set[str],
+    chosen: tuple[str, ...],
+    places: int,
+) -> tuple[str, ...]:
+    """The registered substitutes who take the ``places`` left free by the draw: ``chosen``
+    (each a registered substitute), else the first by registration number; fails when there
+    are too few."""
+    if not places:
+        return ()
+    free = sorted(
+        (p for p, (_, _, sub) in players.items() if sub and p not in gone),
+        key=lambda p: players[p][0],
+    )
+    for p in chosen:
+        if p not in free:
+            _fail(f"{name!r}: {p!r} is not a registered substitute (substitute=yes)", 1)
+    if len(set(chosen)) != len(chosen):
+        _fail("--substitute: a substitute named twice")
+    if chosen and len(chosen) != places:
+        _fail(f"--substitute: {places} place(s) to fill, {len(chosen)} named")
+    if len(free) < places:
+        _fail(f"{name!r}: {places} place(s) to fill, {len(free)} substitute(s) registered", 1)
+    return tuple(chosen or free[:places])
 
 
 def _met(earlier: list[SessionSeating]) -> set[frozenset[str]]:
