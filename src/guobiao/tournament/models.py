@@ -28,6 +28,7 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 __all__ = [
     "AuditEntry",
     "Base",
+    "CheckIn",
     "GameTable",
     "HandRecord",
     "PenaltyRecord",
@@ -84,6 +85,8 @@ class Tournament(Base):
     forfeit_points: Mapped[str] = mapped_column(String(10), default="score")
     team_substitute: Mapped[str] = mapped_column(String(10), default="not")
     bye_points: Mapped[str] = mapped_column(String(10), default="none")
+    # how a player checked in absent is handled: "substitute" or "bye" (docs/tournament.md)
+    absent_policy: Mapped[str] = mapped_column(String(10), default="substitute")
 
     players: Mapped[list[Player]] = relationship(back_populates="tournament")
     teams: Mapped[list[Team]] = relationship(back_populates="tournament")
@@ -224,6 +227,25 @@ class Withdrawal(Base):
     who: Mapped[str] = mapped_column(String(200))
     at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     note: Mapped[str | None] = mapped_column(Text)
+
+    player: Mapped[Player] = relationship()
+
+
+class CheckIn(Base):
+    """Check-in before a session (numbered from 1; it may not be seated yet): ``present`` or
+    not, marked by ``who`` at ``at``. An absent player is handled as the tournament's
+    ``absent_policy`` says when the check-in is applied (``Store.apply_checkin``)."""
+
+    __tablename__ = "checkins"
+    __table_args__ = (UniqueConstraint("tournament_id", "session", "player_id"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    tournament_id: Mapped[int] = mapped_column(ForeignKey("tournaments.id", ondelete="CASCADE"))
+    session: Mapped[int] = mapped_column(Integer)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id", ondelete="RESTRICT"))
+    present: Mapped[bool] = mapped_column(Boolean)
+    who: Mapped[str] = mapped_column(String(200))
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
     player: Mapped[Player] = relationship()
 

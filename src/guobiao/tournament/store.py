@@ -38,6 +38,7 @@ from guobiao.table.session import STARTING_POINTS
 from guobiao.table.settlement import HandOutcome, Penalty, settle
 from guobiao.tournament.models import (
     AuditEntry,
+    CheckIn,
     GameTable,
     HandRecord,
     PenaltyRecord,
@@ -67,10 +68,12 @@ from guobiao.tournament.seating import (
 from guobiao.tournament.seating import Table as SeatingTable
 
 __all__ = [
+    "ABSENT_POLICIES",
     "HIGHEST_PLAUSIBLE",
     "LOWEST_PLAUSIBLE",
     "MIGRATIONS",
     "AuditLine",
+    "CheckInList",
     "HandEntry",
     "HandError",
     "PenaltyLine",
@@ -96,6 +99,8 @@ WARNING = "WARNING"  # the kind of a warning's PenaltyRecord (第十三条一)
 MINIMUM_FAN = 8  # 第十条一(一)2 起和分
 TEAM_PLAYERS = 4  # 第十二条: a team of 4 players and at most one substitute
 TEAM_SUBSTITUTES = 1
+ABSENT_POLICIES = ("substitute", "bye")
+"""How a player checked in absent is handled (``Tournament.absent_policy``, ``apply_checkin``)."""
 WITHDRAWN_RESULTS = ("keep", "void")
 """How a withdrawn or disqualified player's played sessions count (``Tournament.withdrawn_results``):
 "keep" (the default) or "void" (docs/rules.md §19)."""
@@ -309,6 +314,16 @@ class WithdrawalLine:
     who: str
     at: datetime
     note: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class CheckInList:
+    """A session's check-in (``Store.checkin_list``): players by registration number."""
+
+    session: int
+    present: tuple[str, ...]
+    absent: tuple[str, ...]
+    not_checked_in: tuple[str, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -821,17 +836,9 @@ class Store:
         """What is entered for a seated session, in words (None: nothing): results, hands,
         deductions or a substitution at one of its tables. Only such a session can be seated
         again."""
-        numbers = {table.id: table.number for table in session.tables}
-        for model, what in (
-            (SessionResult, "totals"),
-            (HandRecord, "hands"),
-            (PenaltyRecord, "a deduction"),
-        ):
-            found = db.scalar(
-                select(model.table_id).where(model.table_id.in_(list(numbers))).limit(1)
-            )
-            if found is not None:
-                return f"table {numbers[found]} has {what} entered"
+        entered = Store._results_in(db, session)
+        if entered is not None:
+            return entered
         for table in session.tables:
             for seat in table.seats:
                 if seat.replaces is not None:
@@ -1164,6 +1171,344 @@ class Store:
                 )
             players = self._players(db, t)
             return self._pair(db, t, row, kind, players, rows)
+
+    # -- check-in before a session (issue 13, point 8) ----------------------------------------
+
+    def set_absent_policy(self, tournament: str, policy: str) -> None:
+        """How a player checked in absent is handled (``apply_checkin``): "substitute" (a free
+        registered substitute plays their seat) or "bye" (the session is drawn again without
+        them). Chosen at ``create`` (``--absent``)."""
+        if policy not in ABSENT_POLICIES:
+            raise StoreError(
+                f"the absent policy {policy!r} is not one of {', '.join(ABSENT_POLICIES)}"
+            )
+        with self._write(f"{tournament!r}: absent policy") as db:
+            self._tournament(db, tournament).absent_policy = policy
+
+    def absent_policy(self, tournament: str) -> str:
+        """The tournament's absent policy, "substitute" or "bye" (``set_absent_policy``)."""
+        with self._read() as db:
+            return self._tournament(db, tournament).absent_policy
+
+    @staticmethod
+    def _session_row(db: OrmSession, t: Tournament, session: int) -> TournamentSession | None:
+        if not 1 <= session <= t.sessions_planned:
+            raise StoreError(f"{t.name!r} has sessions 1-{t.sessions_planned}, not {session}")
+        return db.scalar(
+            select(TournamentSession).where(
+                TournamentSession.tournament_id == t.id, TournamentSession.number == session
+            )
+        )
+
+    @staticmethod
+    def _results_in(db: OrmSession, row: TournamentSession | None) -> str | None:
+        """Which table of the session has results (totals, hands or a deduction), in words."""
+        numbers = {table.id: table.number for table in row.tables} if row is not None else {}
+        for model, what in (
+            (SessionResult, "totals"),
+            (HandRecord, "hands"),
+            (PenaltyRecord, "a deduction"),
+        ):
+            found = db.scalar(
+                select(model.table_id).where(model.table_id.in_(list(numbers))).limit(1)
+            )
+            if found is not None:
+                return f"table {numbers[found]} has {what} entered"
+        return None
+
+    def check_in(
+        self,
+        tournament: str,
+        session: int,
+        present: Sequence[str] = (),
+        absent: Sequence[str] = (),
+        *,
+        who: str,
+    ) -> None:
+        """Mark ``present`` and ``absent`` players for ``session`` (a mark replaces the player's
+        earlier one). Refused once the session has results. Nothing is seated or replaced until
+        ``apply_checkin``."""
+        if not who.strip():
+            raise StoreError("a check-in needs the name of who makes it")
+        both = sorted(set(present) & set(absent))
+        if both:
+            raise StoreError(f"{', '.join(map(repr, both))}: marked both present and absent")
+        with self._write(f"{tournament!r}: check-in for session {session}") as db:
+            t = self._tournament(db, tournament)
+            row = self._session_row(db, t, session)
+            if why := self._results_in(db, row):
+                raise StoreError(
+                    f"{tournament!r}: session {session} has results ({why}): check-in is before "
+                    "the session"
+                )
+            players = self._players(db, t)
+            marks = [(name, True) for name in present] + [(name, False) for name in absent]
+            for name, _ in marks:
+                if name not in players:
+                    raise StoreError(f"{tournament!r}: no player {name!r}")
+            for name, here in marks:
+                found = db.scalar(
+                    select(CheckIn).where(
+                        CheckIn.tournament_id == t.id,
+                        CheckIn.session == session,
+                        CheckIn.player_id == players[name].id,
+                    )
+                )
+                if found is None:
+                    db.add(
+                        CheckIn(
+                            tournament_id=t.id,
+                            session=session,
+                            player=players[name],
+                            present=here,
+                            who=who.strip(),
+                        )
+                    )
+                else:
+                    found.present, found.who, found.at = here, who.strip(), datetime.now(UTC)
+
+    def clear_checkin(
+        self, tournament: str, session: int, players: Sequence[str] | None = None
+    ) -> int:
+        """Forget the check-in of ``players`` in ``session`` (None: everyone's); returns how many
+        marks were dropped. What ``apply_checkin`` did stays done."""
+        with self._write(f"{tournament!r}: clear check-in for session {session}") as db:
+            t = self._tournament(db, tournament)
+            self._session_row(db, t, session)
+            query = delete(CheckIn).where(CheckIn.tournament_id == t.id, CheckIn.session == session)
+            if players is not None:
+                known = self._players(db, t)
+                for name in players:
+                    if name not in known:
+                        raise StoreError(f"{tournament!r}: no player {name!r}")
+                query = query.where(CheckIn.player_id.in_([known[n].id for n in players]))
+            result = db.execute(query)
+            return int(getattr(result, "rowcount", 0) or 0)
+
+    def checkin_list(self, tournament: str, session: int) -> CheckInList:
+        """Who is present, absent and not checked in for ``session``: the players the draw seats
+        (not a team's substitute, not withdrawn before it) and anyone marked, by registration
+        number."""
+        with self._read() as db:
+            t = self._tournament(db, tournament)
+            self._session_row(db, t, session)
+            players = self._players(db, t)
+            left = {
+                w.player_id: w.from_session
+                for w in db.scalars(select(Withdrawal).where(Withdrawal.tournament_id == t.id))
+            }
+            marks = {
+                c.player_id: c.present
+                for c in db.scalars(
+                    select(CheckIn).where(CheckIn.tournament_id == t.id, CheckIn.session == session)
+                )
+            }
+            listed = sorted(
+                (
+                    p
+                    for p in players.values()
+                    if p.id in marks
+                    or (not p.substitute and not (p.id in left and left[p.id] <= session))
+                ),
+                key=lambda p: p.number,
+            )
+            return CheckInList(
+                session,
+                tuple(p.name for p in listed if marks.get(p.id) is True),
+                tuple(p.name for p in listed if marks.get(p.id) is False),
+                tuple(p.name for p in listed if p.id not in marks),
+            )
+
+    def apply_checkin(
+        self, tournament: str, session: int, *, who: str, seed: int = 0
+    ) -> tuple[str, ...]:
+        """Handle the players checked in absent for ``session`` as the tournament's absent
+        policy says, before the session: "substitute" seats a free registered substitute (a
+        team's 替补, ``substitute`` yes; one checked in present first, then by number; never at
+        a table with a team-mate) in each absent player's seat (``substitute``: no standard
+        points, no place); "bye" draws the session again without them (``continue_schedule``
+        for this session alone, the earlier sessions counted; byes when the field does not
+        divide by four) and records them absent. Refused once the session has results, when it
+        is not seated, or (substitute) when an absent seat has no free substitute; (bye) when a
+        substitute already sits in it or it was paired from the standings. Returns what was
+        done, one line per seat; an absent player already handled is left as is."""
+        if not who.strip():
+            raise StoreError("applying a check-in needs the name of who does it")
+        with self._read() as db:
+            t = self._tournament(db, tournament)
+            policy = t.absent_policy
+        if policy == "bye":
+            return self._checkin_bye(tournament, session, who=who, seed=seed)
+        plan = self._checkin_plan(tournament, session)
+        lines = []
+        for player, by in plan:
+            table = self.substitute(
+                tournament, session, player, by, who=who, note="absent at check-in"
+            )
+            seat = next(
+                WINDS[i]
+                for s in self.seatings(tournament)
+                if s.number == session
+                for x in s.tables
+                if x.number == table
+                for i, name in enumerate(x.seats)
+                if name == by
+            )
+            lines.append(
+                f"session {session} table {table} {seat}: {by} plays for {player} (absent; "
+                "substitute, not ranked)"
+            )
+        return tuple(lines)
+
+    def _absent_marked(self, db: OrmSession, t: Tournament, session: int) -> list[Player]:
+        return sorted(
+            (
+                c.player
+                for c in db.scalars(
+                    select(CheckIn).where(
+                        CheckIn.tournament_id == t.id,
+                        CheckIn.session == session,
+                        CheckIn.present.is_(False),
+                    )
+                )
+            ),
+            key=lambda p: p.number,
+        )
+
+    def _checkin_row(self, db: OrmSession, t: Tournament, session: int) -> TournamentSession:
+        row = self._session_row(db, t, session)
+        if row is None or not row.tables:
+            raise StoreError(
+                f"{t.name!r}: session {session} is not seated yet; apply the check-in after "
+                "its draw"
+            )
+        if why := self._results_in(db, row):
+            raise StoreError(
+                f"{t.name!r}: session {session} has results ({why}): too late to apply the check-in"
+            )
+        return row
+
+    def _checkin_plan(self, tournament: str, session: int) -> list[tuple[str, str]]:
+        """(absent player, substitute) for each absent player seated in ``session``."""
+        with self._read() as db:
+            t = self._tournament(db, tournament)
+            row = self._checkin_row(db, t, session)
+            absent = self._absent_marked(db, t, session)
+            seats = {s.player_id: s for table in row.tables for s in table.seats}
+            marks = {
+                c.player_id: c.present
+                for c in db.scalars(
+                    select(CheckIn).where(CheckIn.tournament_id == t.id, CheckIn.session == session)
+                )
+            }
+            left = {
+                w.player_id: w.from_session
+                for w in db.scalars(select(Withdrawal).where(Withdrawal.tournament_id == t.id))
+            }
+            away = set(
+                db.scalars(
+                    select(SessionAbsence.player_id).where(
+                        SessionAbsence.session_id == row.id, SessionAbsence.kind != "bye"
+                    )
+                )
+            )
+            free = sorted(
+                (
+                    p
+                    for p in self._players(db, t).values()
+                    if p.substitute
+                    and p.id not in seats
+                    and p.id not in away
+                    and marks.get(p.id) is not False
+                    and not (p.id in left and left[p.id] <= session)
+                ),
+                key=lambda p: (marks.get(p.id) is not True, p.number),
+            )
+            plan: list[tuple[str, str]] = []
+            for player in absent:
+                seat = seats.get(player.id)
+                if seat is None:
+                    continue  # not seated (a bye, or already replaced)
+                others = {s.player.team_id for s in seat.table.seats if s.player_id != player.id}
+                fits = [p for p in free if p.team_id is None or p.team_id not in others]
+                if not fits:
+                    why = (
+                        "each free one would sit with a team-mate"
+                        if free
+                        else "none is free (registered with substitute yes, not seated, not absent)"
+                    )
+                    raise StoreError(
+                        f"{tournament!r}: session {session} table {seat.table.number}: no "
+                        f"substitute for {player.name!r}: {why}. Register one (players CSV, "
+                        "substitute yes), or seat a player of your choice with `substitute "
+                        "--by` (--allow-team-mate); nothing was changed"
+                    )
+                free.remove(fits[0])
+                plan.append((player.name, fits[0].name))
+            return plan
+
+    def _checkin_bye(
+        self, tournament: str, session: int, *, who: str, seed: int
+    ) -> tuple[str, ...]:
+        with self._write(f"{tournament!r}: check-in for session {session}") as db:
+            t = self._tournament(db, tournament)
+            row = self._checkin_row(db, t, session)
+            absent = self._absent_marked(db, t, session)
+            seated = {s.player_id for table in row.tables for s in table.seats}
+            out = [p for p in absent if p.id in seated]
+            if not out:
+                return ()
+            if row.pairing is not None:
+                raise StoreError(
+                    f"{tournament!r}: session {session} is seated from the standings "
+                    f"({row.pairing}): seat it again with `draw --session {session}` after "
+                    "withdrawing the absent, or put a substitute in their seats"
+                )
+            if why := self._started(db, row):
+                raise StoreError(f"{tournament!r}: session {session} cannot be drawn again: {why}")
+            players = self._players(db, t)
+            gone = {p.name for p in out}
+            field, teams = self._field(db, t, players)
+            field = [name for name in field if name not in gone]
+            teams = {team: [m for m in members if m not in gone] for team, members in teams.items()}
+            if len(field) < 4:
+                raise StoreError(f"{tournament!r}: {len(field)} player(s) present; a table needs 4")
+            rows = self._session_rows(db, t)
+            played = [
+                self._zero_based(self._seated(db, r))
+                for r in rows
+                if r.number < session and r.tables
+            ]
+            try:
+                plan = continue_schedule(field, played, 1, teams=teams, seed=seed)
+            except ValueError as error:
+                raise StoreError(f"{tournament!r}: cannot draw again: {error}") from error
+            numbered = self._one_based(plan.sessions[0], session)
+            self._unseat(db, row)
+            self._place(db, row, numbered, players, None)
+            for p in out:
+                db.add(
+                    SessionAbsence(session=row, player=p, kind="absent", note="absent at check-in")
+                )
+            db.flush()
+            _audit(
+                db,
+                t,
+                who,
+                "checkin",
+                row.id,
+                {"session": session},
+                {"session": session, "absent": ", ".join(sorted(gone)), "drawn_again": "yes"},
+                None,
+            )
+            lines = [
+                f"session {session} table {table.number} {WINDS[i]}: {name}"
+                for table in numbered.tables
+                for i, name in enumerate(table.seats)
+            ]
+            lines += [f"session {session} bye: {name}" for name in numbered.byes]
+            lines += [f"session {session} absent: {p.name} (not seated)" for p in out]
+            return tuple(lines)
 
     # -- score entry --------------------------------------------------------------------------
 

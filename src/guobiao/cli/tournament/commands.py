@@ -140,6 +140,15 @@ def tournament() -> None:
     help="A bye (轮空, 第十二条一): none (no standard points) or average (the mean of a "
     "group's places: 7/4 at tables of 4).",
 )
+@click.option(
+    "--absent",
+    "absent_policy",
+    type=click.Choice(["substitute", "bye"]),
+    default="substitute",
+    show_default=True,
+    help="A player checked in absent (`checkin --apply`): substitute (a free registered "
+    "substitute plays the seat) or bye (the session is drawn again without them).",
+)
 @DB_OPTION
 def create(
     name: str,
@@ -152,6 +161,7 @@ def create(
     forfeit_points: str,
     team_substitute: str,
     bye_points: str,
+    absent_policy: str,
     url: str,
 ) -> None:
     """Create the tournament NAME. The readings (--substitute-table, --forfeit-points,
@@ -180,9 +190,12 @@ def create(
             final_sessions=final_sessions,
             readings=readings,
         )
+        store.set_absent_policy(name, absent_policy)
     click.echo(f"Created tournament {name!r}: {sessions} session(s).")
     if not readings.is_default:
         click.echo(f"Readings: {readings_line(readings, ' ')}.")
+    if absent_policy != "substitute":
+        click.echo("Absent at check-in: bye (`checkin --apply` draws the session again).")
     if final_pairing is not None:
         click.echo(
             f"{_finals(sessions - finals + 1, sessions)} from the standings ({final_pairing}): "

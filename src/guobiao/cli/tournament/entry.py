@@ -1,4 +1,4 @@
-"""``guobiao tournament hand | hands | status | finish | late | substitute | audit | penalties |
+"""``guobiao tournament hand | hands | status | finish | late | substitute | checkin | audit | penalties |
 history``: entering and correcting results, attendance and penalties, and reading them back
 (issue 4, items 3 and 6); a whole table's hands from one file or one prompt session, which
 tables are missing, partial or complete, a session ended early (issue 13, point 6).
@@ -1715,4 +1715,80 @@ def finish(
     click.echo("Table: " + ", ".join(f"{p} {s}" for p, s in scores.items()))
 
 
-ENTRY_COMMANDS = (hand, hands, status, finish, late, substitute, audit, penalties, history)
+@click.command()
+@click.argument("name")
+@click.argument("players", nargs=-1)
+@click.option("--session", type=int, required=True, help="Session number, from 1.")
+@click.option("--absent", "absent", multiple=True, help="A player who is absent (repeat).")
+@click.option(
+    "--clear",
+    is_flag=True,
+    help="Forget the check-in of the players named (of everyone in the session if none).",
+)
+@click.option("--list", "show", is_flag=True, help="List present, absent and not checked in.")
+@click.option(
+    "--apply",
+    "apply_",
+    is_flag=True,
+    help="Handle the absent players as the tournament's --absent setting says (substitute or "
+    "bye), before the session's results.",
+)
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of a re-draw (bye).")
+@click.option(
+    "--who",
+    default=None,
+    help="The referee or organiser, kept with the marks (default: your login name).",
+)
+@DB_OPTION
+def checkin(
+    name: str,
+    players: tuple[str, ...],
+    session: int,
+    absent: tuple[str, ...],
+    clear: bool,
+    show: bool,
+    apply_: bool,
+    seed: int,
+    who: str | None,
+    url: str,
+) -> None:
+    """Check-in before a session: PLAYERS are present, --absent PLAYER absent.
+
+    Marks are only stored; --apply then handles the absent players seated in the session, as
+    the tournament's `create --absent` setting says: substitute (a free registered substitute,
+    not a team-mate of the table, plays the seat: no standard points, no place) or bye (the
+    session is drawn again without them; byes when the field does not divide by four). It
+    prints one line per seat, and is refused once the session has results.
+    """
+    if clear and (absent or show or apply_):
+        _fail("--clear goes with the players to forget, alone")
+    with _store(url) as store:
+        if clear:
+            dropped = store.clear_checkin(name, session, list(players) or None)
+            click.echo(f"Session {session}: {dropped} check-in mark(s) forgotten.")
+            return
+        if players or absent:
+            store.check_in(name, session, players, absent, who=author(who))
+            click.echo(f"Session {session}: {len(players)} present, {len(absent)} absent marked.")
+        elif not (show or apply_):
+            _fail("name the players present, --absent PLAYER, --list, --apply or --clear")
+        if apply_:
+            policy = store.absent_policy(name)
+            done = store.apply_checkin(name, session, who=author(who), seed=seed)
+            if not done:
+                click.echo(f"Session {session}: no absent player is seated; nothing to do.")
+            else:
+                click.echo(f"Session {session}: absent players handled ({policy}):")
+            for line in done:
+                click.echo(f"  {line}")
+        if show:
+            listed = store.checkin_list(name, session)
+            for label, names in (
+                ("present", listed.present),
+                ("absent", listed.absent),
+                ("not checked in", listed.not_checked_in),
+            ):
+                click.echo(f"{label} ({len(names)}): {', '.join(names) or '-'}")
+
+
+ENTRY_COMMANDS = (hand, hands, status, finish, late, substitute, checkin, audit, penalties, history)
