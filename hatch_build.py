@@ -1,4 +1,5 @@
-"""An optional build step: the game loop's core modules compiled to C extensions with mypyc.
+"""An optional build step: the game loop's core modules and the fan calculator compiled to C
+extensions with mypyc.
 
 Off by default: ``pip install .`` installs pure Python, as the sources read. Turned on with
 hatchling's switch for this hook:
@@ -24,12 +25,20 @@ from hatchling.builders.hooks.plugin.interface import BuildHookInterface
 COMPILED = (
     "guobiao/table/game.py",
     "guobiao/core/shanten.py",
+    "guobiao/core/shapes.py",
+    "guobiao/core/waits.py",
+    "guobiao/scoring/_fan_ids.py",
+    "guobiao/scoring/_tables.py",
+    "guobiao/scoring/combinations.py",
+    "guobiao/scoring/calculator.py",
     "guobiao/env/observation.py",
 )
-"""The modules on the hot path of a hand, relative to ``src/``: the engine and the shanten tables
-(core: no third-party imports), and the environments' observation board. All are typed for
-``mypy --strict``; compiled, their functions check their arguments' types, and their classes
-pickle and copy by their own ``__reduce__`` (a compiled class has no instance dictionary)."""
+"""The modules on the hot path of a hand, relative to ``src/``: the engine, the shanten tables,
+the fan calculator with the shapes, waits and combination tables it reads (core and scoring: no
+third-party imports), and the environments' observation board. All are typed for ``mypy
+--strict``; compiled, their functions check their arguments' types, their module constants
+(``Final``) are read as C values, and their classes pickle and copy by their own ``__reduce__``
+(a compiled class has no instance dictionary; the calculator's classes never leave a call)."""
 
 
 class CompiledCoreHook(BuildHookInterface):

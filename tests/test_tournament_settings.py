@@ -18,7 +18,11 @@ from sqlalchemy import create_engine, inspect, text
 from guobiao.cli import main
 from guobiao.table.glossary import TERMS
 from guobiao.tournament.ranking import Readings, individual_ranking, player_histories, team_ranking
-from guobiao.tournament.reports import results_table_html, score_sheet_html
+from guobiao.tournament.reports import (
+    highlights_html,
+    results_table_html,
+    score_sheet_html,
+)
 from guobiao.tournament.seating import Schedule, SessionSeating, Table
 from guobiao.tournament.store import PlayerRow, Store, StoreError, alembic_config, open_store
 from test_reports import Cells
@@ -180,7 +184,12 @@ def test_the_readings_are_on_every_paper(
     store: Store, readings: Readings, shown: tuple[str, ...]
 ) -> None:
     _event(store, readings)
-    for page in (score_sheet_html(store, T, 1, 1), results_table_html(store, T)):
+    papers = (
+        score_sheet_html(store, T, 1, 1),
+        results_table_html(store, T),
+        highlights_html(store, T),
+    )
+    for page in papers:
         assert page.count('data-col="readings"') == 1
         line = page.split('data-col="readings">', 1)[1].split("</p>", 1)[0]
         for key in ("readings", *shown):

@@ -246,6 +246,9 @@ def test_keep_and_void_rank_as_documented(cli: Cli, tmp_path: Path, setting: str
     assert [(s["rank"], s["name"], Fraction(s["standard_points"])) for s in doc["standings"]] == (
         expected
     )
+    # the table on the terminal lists P03 apart, with no place, saying why
+    shown = [line for line in cli.ok("standings", T).splitlines() if "P03" in line]
+    assert len(shown) == 1 and "—" in shown[0] and "withdrawn" in shown[0]
 
 
 def test_intentional_fake_win_leads_to_disqualification(cli: Cli, tmp_path: Path) -> None:

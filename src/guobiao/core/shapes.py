@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import lru_cache
 from itertools import product
+from typing import Final
 
 __all__ = [
     "CHOW",
@@ -23,14 +24,19 @@ __all__ = [
     "PUNG",
     "THIRTEEN_ORPHANS",
     "decompose",
+    "suit_splits",
 ]
 
-CHOW, PUNG, KONG, PAIR = 0, 1, 2, 3
+# Set kinds (Final: compiled, their uses read the value itself).
+CHOW: Final = 0
+PUNG: Final = 1
+KONG: Final = 2
+PAIR: Final = 3
 
-THIRTEEN_ORPHANS: tuple[int, ...] = (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)
+THIRTEEN_ORPHANS: Final[tuple[int, ...]] = (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)
 
 # 组合龙: 147, 258, 369 each in a different suit (six arrangements).
-KNITTED_STRAIGHTS: tuple[tuple[int, ...], ...] = tuple(
+KNITTED_STRAIGHTS: Final[tuple[tuple[int, ...], ...]] = tuple(
     tuple(
         sorted(
             suit * 9 + r
@@ -51,45 +57,58 @@ def _suit_splits(pattern: tuple[int, ...], base: int) -> tuple[tuple[tuple[int, 
     take no chows); an empty suit has one empty split, a suit of 3n+1 tiles none.
     """
     results: set[tuple[int, ...]] = set()
-    counts = list(pattern)
-    n = len(counts)
-    chows = base < 27
-    chosen: list[int] = []
-
-    def walk(i: int, pair_used: bool) -> None:
-        while i < n and counts[i] == 0:
-            i += 1
-        if i == n:
-            results.add(tuple(sorted(chosen)))
-            return
-        t = base + i
-        if counts[i] >= 3:
-            counts[i] -= 3
-            chosen.append(PUNG << 6 | t)
-            walk(i, pair_used)
-            chosen.pop()
-            counts[i] += 3
-        if not pair_used and counts[i] >= 2:
-            counts[i] -= 2
-            chosen.append(PAIR << 6 | t)
-            walk(i, True)
-            chosen.pop()
-            counts[i] += 2
-        if chows and i + 2 < n and counts[i + 1] and counts[i + 2]:
-            counts[i] -= 1
-            counts[i + 1] -= 1
-            counts[i + 2] -= 1
-            chosen.append(CHOW << 6 | t)
-            walk(i, pair_used)
-            chosen.pop()
-            counts[i] += 1
-            counts[i + 1] += 1
-            counts[i + 2] += 1
-
     remainder = sum(pattern) % 3
-    if remainder != 1:
-        walk(0, remainder == 0)  # 3n tiles take no pair, 3n+2 exactly one
+    if remainder != 1:  # 3n tiles take no pair, 3n+2 exactly one
+        _walk(list(pattern), 0, remainder == 0, base, [], results)
     return tuple(sorted(results)), remainder // 2
+
+
+def _walk(
+    counts: list[int],
+    i: int,
+    pair_used: bool,
+    base: int,
+    chosen: list[int],
+    results: set[tuple[int, ...]],
+) -> None:
+    """Take every set (and the pair, unless ``pair_used``) the lowest tile from rank ``i`` can
+    start; at the end of the suit, add the sets ``chosen`` to ``results``."""
+    n = len(counts)
+    while i < n and counts[i] == 0:
+        i += 1
+    if i == n:
+        results.add(tuple(sorted(chosen)))
+        return
+    t = base + i
+    if counts[i] >= 3:
+        counts[i] -= 3
+        chosen.append(PUNG << 6 | t)
+        _walk(counts, i, pair_used, base, chosen, results)
+        chosen.pop()
+        counts[i] += 3
+    if not pair_used and counts[i] >= 2:
+        counts[i] -= 2
+        chosen.append(PAIR << 6 | t)
+        _walk(counts, i, True, base, chosen, results)
+        chosen.pop()
+        counts[i] += 2
+    if base < 27 and i + 2 < n and counts[i + 1] and counts[i + 2]:  # honours take no chows
+        counts[i] -= 1
+        counts[i + 1] -= 1
+        counts[i + 2] -= 1
+        chosen.append(CHOW << 6 | t)
+        _walk(counts, i, pair_used, base, chosen, results)
+        chosen.pop()
+        counts[i] += 1
+        counts[i + 1] += 1
+        counts[i + 2] += 1
+
+
+def suit_splits(pattern: tuple[int, ...], base: int) -> tuple[tuple[tuple[int, ...], ...], int]:
+    """Every way to split one suit's counts into sets (and the pair, when it holds 3n+2 tiles),
+    each a sorted tuple of encoded sets from tile ``base`` (27 for the honours, which take no
+    chows), and whether it holds the pair (0 or 1): the memoised table :func:`decompose` reads."""
+    return _suit_splits(pattern, base)
 
 
 def decompose(counts: Sequence[int]) -> list[tuple[int, ...]]:

@@ -12,11 +12,12 @@ from collections.abc import Sequence
 from functools import cache, lru_cache
 from itertools import combinations_with_replacement
 from operator import mul
+from typing import Final
 
-__all__ = ["is_unique_wait", "is_unique_wait_of_winning", "regular_waits"]
+__all__ = ["is_sole_wait", "is_unique_wait", "is_unique_wait_of_winning", "regular_waits"]
 
-_SPANS = ((0, 9, True), (9, 18, True), (18, 27, True), (27, 34, False))
-_POW16 = tuple(1 << 4 * r for r in range(9))
+_SPANS: Final = ((0, 9, True), (9, 18, True), (18, 27, True), (27, 34, False))
+_POW16: Final = tuple(1 << 4 * r for r in range(9))
 """Place values of a suit pattern key: four bits a rank never carry (at most 4 sets + a pair)."""
 
 
@@ -104,8 +105,16 @@ def _only_wait(pattern: tuple[int, ...]) -> int:
     return ranks[0] if len(ranks) == 1 else -1
 
 
+def is_sole_wait(pattern: tuple[int, ...], rank: int) -> bool:
+    """Whether one suit's counts, less one tile of ``rank`` (0-based), have that rank as their
+    only wait: the winning suit's part of :func:`is_unique_wait_of_winning`."""
+    less = list(pattern)
+    less[rank] -= 1
+    return _only_wait(tuple(less)) == rank
+
+
 # The suit of each tile as (first tile, one past the last tile), honours as one suit.
-_SUIT_SPAN = tuple((t - t % 9, t - t % 9 + 9) if t < 27 else (27, 34) for t in range(34))
+_SUIT_SPAN: Final = tuple((t - t % 9, t - t % 9 + 9) if t < 27 else (27, 34) for t in range(34))
 
 
 def is_unique_wait_of_winning(standing: list[int], win: int) -> bool:
@@ -122,9 +131,7 @@ def is_unique_wait_of_winning(standing: list[int], win: int) -> bool:
       tile, the hand (all of it standing) has exactly two odd counts, the winning tile's one.
     """
     start, stop = _SUIT_SPAN[win]
-    suit = standing[start:stop]
-    suit[win - start] -= 1
-    if _only_wait(tuple(suit)) != win - start:
+    if not is_sole_wait(tuple(standing[start:stop]), win - start):
         return False
     # 七对 would also wait on the other odd tile (a hand without melds holds 14 tiles).
     return not (

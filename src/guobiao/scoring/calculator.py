@@ -4,6 +4,11 @@
 counts fans for each and keeps the highest (就高不就低), then adds flowers. Fans are counted into a
 plain list indexed by fan number (see ``_fan_ids``); explanations are gathered only on request.
 
+The hand is read once (:class:`_Ctx`): each suit's standing tiles are looked up by their pattern
+in a memoised table (:class:`_Suit`) that holds the suit's decompositions and the counts the
+checks and the special shapes ask about (most of a tile, kinds held, odd counts, tile classes,
+knitted runs), so that no special shape is tried unless those counts allow it.
+
 The regular shape is scored in two steps. Fans that do not depend on how the standing tiles split
 (tile classes, win flags, declared kongs, 门前清/不求人/全求人, 四归一) are counted once per hand
 into a base table; each decomposition copies it and adds the fans of its own sets. Tile classes
@@ -16,11 +21,11 @@ they differ only in 明暗杠 (docs/rules.md).
 
 from __future__ import annotations
 
-from bisect import bisect_left
 from collections.abc import Sequence
-from functools import cache, lru_cache, reduce
-from itertools import compress
-from operator import itemgetter, mul, or_
+from functools import cache
+from itertools import compress, product
+from operator import mul
+from typing import Final
 
 from guobiao.core.context import WinContext
 from guobiao.core.hand import Hand, duplicate_flower
@@ -33,9 +38,10 @@ from guobiao.core.shapes import (
     PUNG,
     THIRTEEN_ORPHANS,
     decompose,
+    suit_splits,
 )
 from guobiao.core.tiles import TILES
-from guobiao.core.waits import is_unique_wait_of_winning
+from guobiao.core.waits import is_sole_wait, is_unique_wait_of_winning
 from guobiao.scoring._fan_ids import FAN_TABLE_SIZE, F
 from guobiao.scoring._tables import (
     EAST,
@@ -49,37 +55,57 @@ from guobiao.scoring._tables import (
     REVERSIBLE,
     SUIT,
 )
-from guobiao.scoring.combinations import chow_fans, pung_combinations, terminal_chows
+from guobiao.scoring.combinations import chow_fans, pung_fans, terminal_chows
 from guobiao.scoring.explain import SetView
 from guobiao.scoring.explain import explain as explain_fans
 from guobiao.scoring.fans import Fan
-from guobiao.scoring.result import CountedFan, ExcludedFan, FanResult, InvalidHandError
+from guobiao.scoring.result import (
+    CountedFan,
+    ExcludedFan,
+    FanResult,
+    InvalidHandError,
+    winning_result,
+)
 
 __all__ = ["PROFILES", "calculate"]
 
-PROFILES = ("1998", "mil")
+PROFILES: Final = ("1998", "mil")
 
-_FANS_BY_NUMBER: tuple[Fan | None, ...] = (None, *Fan)
+_FANS_BY_NUMBER: Final[tuple[Fan | None, ...]] = (None, *Fan)
 
 # The reference's tile order (万 条 饼 then honours): it decides which of equal-scoring
 # decompositions the reference reports, so decompositions are tried in that order.
-_REF_ORDER = tuple(t if t < 9 or t >= 27 else (t + 9 if t < 18 else t - 9) for t in range(34))
+_REF_ORDER: Final = tuple(
+    t if t < 9 or t >= 27 else (t + 9 if t < 18 else t - 9) for t in range(34)
+)
 
-_SLOTS = tuple(range(FAN_TABLE_SIZE))
-_KINDS = tuple(range(34))
+_SLOTS: Final = tuple(range(FAN_TABLE_SIZE))
+_KINDS: Final = tuple(range(34))
+
+# The meld kinds as module constants (an Enum member read from its class is a slow look-up).
+_MELD_CHOW: Final = MeldKind.CHOW
+_MELD_PUNG: Final = MeldKind.PUNG
+_MELD_KONG: Final = MeldKind.KONG
+
+_Split = tuple[tuple[int, ...], tuple[int, ...], int, int]
+"""One decomposition of standing tiles (or of one suit of them): its chows by lowest tile and its
+pungs by tile, both sorted; the pair's tile (-1 in a suit without it); the sum of its sets'
+facts (``_SET_FACTS``, the pair's included)."""
 
 
 class _Ctx:
-    """A validated hand, read once: counts, declared melds in short, win flags, and the facts
-    every decomposition shares."""
+    """A validated hand, read once: counts, each suit's reading, declared melds in short, win
+    flags, and the facts every decomposition shares."""
 
     __slots__ = (
-        "base",
+        "bits",
         "concealed_kongs",
         "fixed_chows",
         "fixed_facts",
         "fixed_pungs",
+        "fours",
         "fourth",
+        "kinds",
         "kong",
         "last",
         "melded_kongs",
@@ -89,6 +115,7 @@ class _Ctx:
         "seat",
         "self_drawn",
         "standing",
+        "suits",
         "total",
         "unique",
         "wait_fans",
@@ -98,38 +125,60 @@ class _Ctx:
     def __init__(self, hand: Hand, context: WinContext, mil: bool) -> None:
         """Read and check the hand (raises InvalidHandError); nothing is counted yet."""
         _check_sizes(hand, context)
-        win = int(context.win_tile)
+        win: int = context.win_tile
         standing = [0] * 34
-        for tile in hand.concealed:
-            standing[tile] += 1
-        standing[win] += 1
-        total = standing.copy()
+        keys = [0, 0, 0, 0]  # each suit's counts as one int (_PLACE), its table's key
+        concealed: tuple[int, ...] = hand.concealed  # as ints: compiled, plain list indexing
+        for tile in concealed:
+            standing[tile] = standing[tile] + 1  # (not +=: compiled, this is int arithmetic)
+            keys[tile // 9] = keys[tile // 9] + _PLACE[tile]
+        standing[win] = standing[win] + 1
+        keys[win // 9] = keys[win // 9] + _PLACE[win]
+        # Each suit read once, by its pattern: its decompositions and its counts.
+        characters = _read_suit(standing, 0, keys[0])
+        dots = _read_suit(standing, 1, keys[1])
+        bamboo = _read_suit(standing, 2, keys[2])
+        honours = _read_suit(standing, 3, keys[3])
+        five = characters.most > 4 or dots.most > 4 or bamboo.most > 4 or honours.most > 4
+        fours = characters.fours + dots.fours + bamboo.fours + honours.fours
+        bits = characters.bits | dots.bits | bamboo.bits | honours.bits
+        total = standing  # the same list while no meld adds to it
         chows: list[int] = []
-        pungs: list[int] = []  # encoded PUNG << 6 | tile, kongs included
+        pungs: list[int] = []  # by tile, kongs included
         facts = melded_sets = melded_kongs = concealed_kongs = 0
-        for meld in hand.melds:
-            kind, low = meld.kind, int(meld.tile)
-            if kind is MeldKind.CHOW:
-                total[low] += 1
-                total[low + 1] += 1
-                total[low + 2] += 1
-                chows.append(low)
-                facts += _SET_FACTS[CHOW << 6 | low]
-                melded_sets += 1
-                continue
-            pungs.append(PUNG << 6 | low)
-            facts += _SET_FACTS[PUNG << 6 | low]
-            if kind is MeldKind.PUNG:
-                total[low] += 3
-                melded_sets += 1
-            else:
-                total[low] += 4
-                if kind is MeldKind.KONG:
+        if hand.melds:
+            total = standing.copy()
+            for meld in hand.melds:
+                kind = meld.kind
+                low: int = meld.tile
+                if kind is _MELD_CHOW:
+                    for k in (low, low + 1, low + 2):
+                        count = total[k] + 1
+                        total[k] = count
+                        five = five or count > 4
+                        if count == 4:  # counted once, when the fourth tile comes
+                            fours += 1
+                    chows.append(low)
+                    facts += _SET_FACTS[CHOW << 6 | low]
+                    bits |= _CHOW_CLASS[low]
+                    melded_sets += 1
+                    continue
+                pungs.append(low)
+                facts += _SET_FACTS[PUNG << 6 | low]
+                bits |= _TILE_CLASS[low]
+                count = total[low] + (3 if kind is _MELD_PUNG else 4)
+                total[low] = count
+                five = five or count > 4
+                if count == 4:
+                    fours += 1
+                if kind is _MELD_PUNG:
+                    melded_sets += 1
+                elif kind is _MELD_KONG:
                     melded_kongs += 1
                     melded_sets += 1
                 else:
                     concealed_kongs += 1
-        self.fourth, self.kong = _check_tiles(hand, context, win, standing, total)
+        self.fourth, self.kong = _check_tiles(hand, context, win, standing, total, five)
         self.win = win
         self.self_drawn = context.self_drawn
         self.last = context.last_tile
@@ -138,6 +187,10 @@ class _Ctx:
         self.mil = mil
         self.standing = standing
         self.total = total
+        self.suits = (characters, dots, bamboo, honours)
+        self.kinds = characters.kinds + dots.kinds + bamboo.kinds + honours.kinds
+        self.bits = bits  # tile classes of the whole hand, declared melds included
+        self.fours = fours  # kinds of which the hand holds all four, declared melds included
         self.fixed_chows = tuple(chows)
         self.fixed_pungs = tuple(pungs)
         self.fixed_facts = facts
@@ -145,8 +198,132 @@ class _Ctx:
         self.melded_kongs = melded_kongs
         self.concealed_kongs = concealed_kongs
         self.unique: bool | None = None  # 独听 (第九条 77-79), when a decomposition needs it
-        self.base: list[int] = []  # set by _hand_base for the regular shape
         self.wait_fans = False
+
+
+class _Suit:
+    """What one suit of the standing tiles holds, read once per pattern (:func:`_read_suit`).
+
+    ``splits`` are its decompositions (``_Split``, the pair's tile -1 when it holds none);
+    ``pairs`` is 1 when it holds 3n+2 tiles (the hand's pair is in it), else 0. The counts
+    let the calculator skip what cannot be: ``most`` copies of one tile (more than 4 is no real
+    hand), ``fours`` kinds held four times (四归一), ``kinds`` held, ``odd`` kinds held an odd
+    number of times (七对 has none), ``bits`` the OR of its tiles' classes, ``knit`` one bit per
+    offset r (0-2) whose ranks r+1, r+4, r+7 are all held (a 组合龙 takes one in each suit).
+    """
+
+    __slots__ = (
+        "bits",
+        "fours",
+        "kinds",
+        "knit",
+        "most",
+        "odd",
+        "pairs",
+        "pattern",
+        "sole_known",
+        "sole_waits",
+        "splits",
+    )
+
+    def __init__(self, pattern: tuple[int, ...], base: int) -> None:
+        # Split as the first suit (or the honours), shared by the three suits, then moved to base.
+        sets, pairs = suit_splits(pattern, 0 if base < 27 else 27)
+        self.pattern = pattern
+        offset = base if base < 27 else 0
+        self.splits: tuple[_Split, ...] = tuple(_split_of(s, offset) for s in sets)
+        self.pairs: int = pairs
+        # The ranks won on that leave the suit one wait (独听), as bits, found when first asked.
+        self.sole_known = 0
+        self.sole_waits = 0
+        most = fours = kinds = odd = bits = knit = 0
+        for rank, count in enumerate(pattern):
+            if count:
+                kinds += 1
+                if count > most:
+                    most = count
+                if count == 4:
+                    fours += 1
+                odd += count % 2
+                bits |= _TILE_CLASS[base + rank]
+        if base < 27:
+            for r in (0, 1, 2):
+                if pattern[r] and pattern[r + 3] and pattern[r + 6]:
+                    knit |= 1 << r
+        self.most = most
+        self.fours = fours
+        self.kinds = kinds
+        self.odd = odd
+        self.bits = bits
+        self.knit: int = knit
+
+
+# A suit's counts as one int: four bits a rank (a suit of a hand holds at most 14 tiles).
+_PLACE: Final = tuple(1 << 4 * (t % 9) for t in range(34))
+
+# The readings met so far, one table per suit (万 饼 条, honours) keyed by those ints. Bounded: a
+# table that fills up is emptied, so a long run's memory stays flat.
+_SUIT_TABLES: Final[tuple[dict[int, _Suit], ...]] = ({}, {}, {}, {})
+_SUIT_TABLE_SIZE: Final = 1 << 13  # per suit: 32768 readings in all, as shapes keeps splits
+
+
+def _read_suit(standing: list[int], suit: int, key: int) -> _Suit:
+    """The reading of one suit (0-2 万 饼 条, 3 honours) of the standing tiles, ``key`` its
+    counts as an int."""
+    table = _SUIT_TABLES[suit]
+    found = table.get(key)
+    if found is None:
+        if len(table) >= _SUIT_TABLE_SIZE:
+            table.clear()
+        start = 9 * suit
+        pattern = tuple(standing[start : start + 9 if suit < 3 else 34])
+        found = table[key] = _Suit(pattern, start)
+    return found
+
+
+def _split_of(sets: tuple[int, ...], offset: int) -> _Split:
+    """Sorted encoded sets (shapes' form), their tiles moved up by ``offset``, as a ``_Split``."""
+    chows: list[int] = []
+    pungs: list[int] = []
+    pair = -1
+    facts = 0
+    for s in sets:
+        kind, tile = s >> 6, offset + (s & 63)
+        if kind == CHOW:
+            chows.append(tile)
+        elif kind == PUNG:
+            pungs.append(tile)
+        else:
+            pair = tile
+        facts += _SET_FACTS[kind << 6 | tile]
+    return tuple(chows), tuple(pungs), pair, facts
+
+
+def _decompositions(suits: tuple[_Suit, _Suit, _Suit, _Suit]) -> list[_Split]:
+    """Every decomposition of the standing tiles into sets and a pair: one split of each suit."""
+    characters, dots, bamboo, honours = suits
+    if characters.pairs + dots.pairs + bamboo.pairs + honours.pairs != 1:
+        return []
+    c, d, b, h = characters.splits, dots.splits, bamboo.splits, honours.splits
+    if len(c) == len(d) == len(b) == len(h) == 1:  # the usual case
+        return [_join(c[0], d[0], b[0], h[0])]
+    return [_join(*parts) for parts in product(c, d, b, h)]  # none when a suit cannot split
+
+
+def _join(c: _Split, d: _Split, b: _Split, h: _Split) -> _Split:
+    """Four suits' splits as one decomposition (suits in tile order keep the sets sorted)."""
+    return (
+        c[0] + d[0] + b[0],
+        c[1] + d[1] + b[1] + h[1],
+        c[2] & d[2] & b[2] & h[2],  # one suit holds the pair, the others -1 (every bit set)
+        c[3] + d[3] + b[3] + h[3],
+    )
+
+
+def _encoded(split: _Split) -> tuple[int, ...]:
+    """A decomposition as sorted encoded sets (``kind << 6 | tile``, as ``shapes`` gives them)."""
+    chows, pungs, pair, _ = split
+    return (*(CHOW << 6 | c for c in chows), *(PUNG << 6 | p for p in pungs), PAIR << 6 | pair)
 
 
 # --------------------------------------------------------------------------------------------
@@ -154,19 +331,19 @@ class _Ctx:
 
 # One bit per class a tile can break ("not all tiles are simples" ...) or show; a hand's bits are
 # the OR over its kinds, so a fan that asks "every tile is ..." reads a single bit.
-_NOT_SIMPLE = 1 << 0  # a terminal or honour: no 断幺
-_NOT_TERMINAL = 1 << 1  # no 清幺九
-_NOT_TERMINAL_OR_HONOR = 1 << 2  # no 混幺九
-_SUITED = 1 << 3  # no 字一色
-_HONOR = 1 << 4  # no 无字, no rank fan
-_NOT_REVERSIBLE = 1 << 5  # no 推不倒
-_NOT_GREEN = 1 << 6  # no 绿一色
-_ABOVE_4 = 1 << 7  # no 全小 / 小于五
-_BELOW_6 = 1 << 8  # no 全大 / 大于五
-_OUTSIDE_4_6 = 1 << 9  # no 全中
-_RANK_4 = 1 << 10  # 小于五 rather than 全小
-_RANK_6 = 1 << 11  # 大于五 rather than 全大
-_FAMILY = 1 << 12  # shifted by SUIT: 万 饼 条 风 箭 present
+_NOT_SIMPLE: Final = 1 << 0  # a terminal or honour: no 断幺
+_NOT_TERMINAL: Final = 1 << 1  # no 清幺九
+_NOT_TERMINAL_OR_HONOR: Final = 1 << 2  # no 混幺九
+_SUITED: Final = 1 << 3  # no 字一色
+_HONOR: Final = 1 << 4  # no 无字, no rank fan
+_NOT_REVERSIBLE: Final = 1 << 5  # no 推不倒
+_NOT_GREEN: Final = 1 << 6  # no 绿一色
+_ABOVE_4: Final = 1 << 7  # no 全小 / 小于五
+_BELOW_6: Final = 1 << 8  # no 全大 / 大于五
+_OUTSIDE_4_6: Final = 1 << 9  # no 全中
+_RANK_4: Final = 1 << 10  # 小于五 rather than 全小
+_RANK_6: Final = 1 << 11  # 大于五 rather than 全大
+_FAMILY: Final = 1 << 12  # shifted by SUIT: 万 饼 条 风 箭 present
 
 
 def _tile_class(k: int) -> int:
@@ -195,15 +372,26 @@ def _tile_class(k: int) -> int:
     return bits
 
 
-_TILE_CLASS = tuple(_tile_class(k) for k in range(34))
+_TILE_CLASS: Final = tuple(_tile_class(k) for k in range(34))
+# The same for a chow by its lowest tile (0 where no chow starts).
+_CHOW_CLASS: Final = tuple(
+    _TILE_CLASS[k] | _TILE_CLASS[k + 1] | _TILE_CLASS[k + 2] if k < 27 and k % 9 < 7 else 0
+    for k in range(34)
+)
 
 
-def _class_bits(counts: Sequence[int]) -> int:
-    """The OR of the class bits of every kind held (counts indexed by tile)."""
-    return reduce(or_, compress(_TILE_CLASS, counts), 0)
+# _tile_class_fans by the bits: as many entries as bit patterns hands show (a few hundred).
+_CLASS_FANS: Final[dict[int, tuple[int, ...]]] = {}
 
 
-@cache
+def _class_fans(bits: int) -> tuple[int, ...]:
+    """:func:`_tile_class_fans`, memoised."""
+    fans = _CLASS_FANS.get(bits)
+    if fans is None:
+        fans = _CLASS_FANS[bits] = _tile_class_fans(bits)
+    return fans
+
+
 def _tile_class_fans(bits: int) -> tuple[int, ...]:
     """The fans a hand's tile classes alone decide, as a fan table."""
     t = [0] * FAN_TABLE_SIZE
@@ -273,7 +461,7 @@ def _win_flags(t: list[int], fourth: bool, self_drawn: bool, last: bool, kong: b
 
 
 # 不重复原则 (第十条一(五)1): (counted fan, fans it implies). Applied in this order.
-_IMPLIED: tuple[tuple[int, tuple[int, ...]], ...] = (
+_IMPLIED: Final[tuple[tuple[int, tuple[int, ...]], ...]] = (
     (F.BIG_FOUR_WINDS, (F.ALL_PUNGS, F.PUNG_OF_TERMINALS_OR_HONOURS)),
     (F.BIG_THREE_DRAGONS, (F.DRAGON_PUNG,)),
     (F.ALL_GREEN, (F.HALF_FLUSH, F.ONE_VOIDED_SUIT)),
@@ -320,18 +508,17 @@ _IMPLIED: tuple[tuple[int, tuple[int, ...]], ...] = (
 )
 
 
-_IMPLYING = tuple(fan for fan, _ in _IMPLIED)
-_implying_counts = itemgetter(*_IMPLYING)
-_IMPLIES: tuple[tuple[int, ...], ...] = tuple(
+_IMPLYING: Final = tuple(fan for fan, _ in _IMPLIED)
+_IMPLIES: Final[tuple[tuple[int, ...], ...]] = tuple(
     dict(_IMPLIED).get(fan, ()) for fan in range(FAN_TABLE_SIZE)
 )
 
 
 def _apply_implied(t: list[int], why: list[ExcludedFan] | None) -> None:
     """Drop fans implied by counted ones (不重复原则), recording why when asked."""
-    for fan in compress(_IMPLYING, _implying_counts(t)):  # the counted ones, in that order
+    for fan in _IMPLYING:  # in that order
         if not t[fan]:
-            continue  # implied by an earlier one
+            continue  # not counted, or implied by an earlier one
         for other in _IMPLIES[fan]:
             if t[other]:
                 if why is not None:
@@ -367,7 +554,12 @@ def _excluded(fan: int, reason: str) -> ExcludedFan:
 # Per-set facts, 4 bits each, indexed by encoded set (kind << 6 | tile): summed over a
 # decomposition's sets (declared ones included) they count what 全带幺 全带五 全双刻 箭刻 幺九刻
 # and the wind fans ask about.
-_OUTSIDE, _FIVES, _EVENS, _DRAGON_PUNGS, _OTHER_PUNGS, _WIND_PUNGS = (1 << 4 * i for i in range(6))
+_OUTSIDE: Final = 1 << 0
+_FIVES: Final = 1 << 4
+_EVENS: Final = 1 << 8
+_DRAGON_PUNGS: Final = 1 << 12
+_OTHER_PUNGS: Final = 1 << 16
+_WIND_PUNGS: Final = 1 << 20
 
 
 def _set_facts(kind: int, tile: int) -> int:
@@ -393,7 +585,7 @@ def _set_facts(kind: int, tile: int) -> int:
     return facts
 
 
-_SET_FACTS = tuple(_set_facts(s >> 6, s & 63) for s in range(4 << 6))
+_SET_FACTS: Final = tuple(_set_facts(s >> 6, s & 63) for s in range(4 << 6))
 
 
 def _every_set_fan(facts: int) -> int:
@@ -408,7 +600,7 @@ def _every_set_fan(facts: int) -> int:
 
 
 # The same by the three low fields of summed facts (全带幺 全带五 全双刻 counts).
-_EVERY_SET_FAN = tuple(_every_set_fan(facts) for facts in range(_DRAGON_PUNGS))
+_EVERY_SET_FAN: Final = tuple(_every_set_fan(facts) for facts in range(_DRAGON_PUNGS))
 
 
 def _kong_fans(melded_kongs: int, concealed_kongs: int, mil: bool, t: list[int]) -> None:
@@ -434,7 +626,7 @@ def _kong_fans(melded_kongs: int, concealed_kongs: int, mil: bool, t: list[int])
 
 
 # 四暗刻 三暗刻 双暗刻 by the number of concealed pungs and kongs.
-_CONCEALED_PUNGS_FAN = (
+_CONCEALED_PUNGS_FAN: Final = (
     0,
     0,
     F.TWO_CONCEALED_PUNGS,
@@ -474,29 +666,62 @@ def _wait_fan(concealed_chows: Sequence[int], pair: int, win: int) -> int:
     return 0
 
 
-def _hand_base(ctx: _Ctx) -> None:
-    """Count the fans every regular decomposition shares into ``ctx.base``."""
-    t = list(_tile_class_fans(_class_bits(ctx.total)))
-    situation = _situation_fans(
-        ctx.fourth,
-        ctx.self_drawn,
-        ctx.last,
-        ctx.kong,
-        ctx.mil,
-        ctx.melded_sets,
-        ctx.melded_kongs,
-        ctx.concealed_kongs,
+def _unique_wait(ctx: _Ctx) -> bool:
+    """独听 (第九条 77-79) of a hand whose standing tiles split into sets and a pair:
+    ``waits.is_unique_wait_of_winning``, read from the winning suit's reading."""
+    win = ctx.win
+    suit, rank = ctx.suits[win // 9], win % 9
+    if not suit.sole_known >> rank & 1:
+        suit.sole_known |= 1 << rank
+        if is_sole_wait(suit.pattern, rank):
+            suit.sole_waits |= 1 << rank
+    if not suit.sole_waits >> rank & 1:
+        return False
+    # 七对 would also wait on the other odd tile: 13 concealed tiles, the winning tile's count odd
+    # and one other odd count.
+    if ctx.fixed_chows or ctx.fixed_pungs or not ctx.standing[win] % 2:
+        return True
+    return sum(suit.odd for suit in ctx.suits) != 2
+
+
+def _hand_base(ctx: _Ctx) -> list[int]:
+    """The fans every regular decomposition shares, as a fan table."""
+    t = list(_class_fans(ctx.bits))
+    # The situation as one int: the four win flags, the profile, the declared sets and kongs.
+    key = (
+        ctx.fourth
+        | ctx.self_drawn << 1
+        | ctx.last << 2
+        | ctx.kong << 3
+        | ctx.mil << 4
+        | ctx.melded_sets << 5
+        | ctx.melded_kongs << 8
+        | ctx.concealed_kongs << 11
     )
+    situation = _SITUATIONS.get(key)
+    if situation is None:  # at most 2**14 of them
+        situation = _SITUATIONS[key] = _situation_fans(
+            ctx.fourth,
+            ctx.self_drawn,
+            ctx.last,
+            ctx.kong,
+            ctx.mil,
+            ctx.melded_sets,
+            ctx.melded_kongs,
+            ctx.concealed_kongs,
+        )
     for fan, count in situation:
         t[fan] = count
     # 四归一: four of a kind not declared as a kong (a decomposition with 一色四同顺 drops it)
-    t[F.TILE_HOG] = ctx.total.count(4) - ctx.melded_kongs - ctx.concealed_kongs
-    ctx.base = t
+    t[F.TILE_HOG] = ctx.fours - ctx.melded_kongs - ctx.concealed_kongs
     # 全求人 and 四杠 leave no wait to count (the single wait is in them).
     ctx.wait_fans = not (t[F.MELDED_HAND] or t[F.FOUR_KONGS])
+    return t
 
 
-@cache
+_SITUATIONS: Final[dict[int, tuple[tuple[int, int], ...]]] = {}
+
+
 def _situation_fans(
     fourth: bool,
     self_drawn: bool,
@@ -522,38 +747,27 @@ def _situation_fans(
     return tuple((fan, count) for fan, count in enumerate(t) if count)
 
 
-@lru_cache(maxsize=1 << 14)
-def _pung_fans(pungs: tuple[int, ...]) -> tuple[int, ...]:
-    """The combination fans of sorted encoded pungs and kongs (as pungs), one entry per count."""
-    return tuple(fan for fan, _ in pung_combinations(tuple(p & 63 for p in pungs)))
-
-
-_FIRST_PUNG = PUNG << 6  # the lowest encoded pung
-
-
-def _regular_fans(ctx: _Ctx, sets: tuple[int, ...], why: list[ExcludedFan] | None) -> list[int]:
-    """The fan table of one decomposition: ``sets`` (sorted encoded sets, as ``decompose`` gives
-    them) are the standing tiles; ``ctx.base`` holds the fans shared by every decomposition."""
-    t = ctx.base.copy()
+def _regular_fans(
+    ctx: _Ctx, split: _Split, t: list[int], why: list[ExcludedFan] | None
+) -> list[int]:
+    """The fan table of one decomposition of the standing tiles (``split``, with the pair):
+    ``t``, the fans every decomposition shares (:func:`_hand_base`), filled in."""
     win = ctx.win
-    # Sorted encoded sets: the chows (CHOW = 0) come first, the pair (PAIR = 3) last.
-    n_chows = bisect_left(sets, _FIRST_PUNG)
-    concealed_chows = sets[:n_chows]
-    pair = sets[-1] & 63
+    concealed_chows, concealed_pungs, pair, facts = split
     chows = concealed_chows
     if ctx.fixed_chows:
         chows = tuple(sorted(ctx.fixed_chows + chows))
-    pungs = sets[n_chows:-1]  # encoded PUNG << 6 | tile
+    pungs = concealed_pungs
     if ctx.fixed_pungs:
         pungs = tuple(sorted(ctx.fixed_pungs + pungs))
-    facts = ctx.fixed_facts + sum(map(_SET_FACTS.__getitem__, sets))
+    facts += ctx.fixed_facts
 
     if pungs:
         # 暗刻: a pung completed by a discard is exposed, unless a chow can take the winning tile.
-        concealed = len(sets) - n_chows - 1 + ctx.concealed_kongs
+        concealed = len(concealed_pungs) + ctx.concealed_kongs
         if (
             not ctx.self_drawn
-            and (PUNG << 6 | win) in sets
+            and win in concealed_pungs
             and win not in concealed_chows
             and win - 1 not in concealed_chows
             and win - 2 not in concealed_chows
@@ -567,11 +781,12 @@ def _regular_fans(ctx: _Ctx, sets: tuple[int, ...], why: list[ExcludedFan] | Non
         t[F.DRAGON_PUNG] = facts // _DRAGON_PUNGS & 15
         t[F.PUNG_OF_TERMINALS_OR_HONOURS] = facts // _OTHER_PUNGS & 15
         if len(pungs) > 1:
-            for fan in _pung_fans(pungs):
+            for fan in pung_fans(pungs):
                 t[fan] += 1
 
     if len(chows) == 4:
-        fan, pair_needed = terminal_chows(chows)  # 一色双龙会 三色双龙会
+        # 一色双龙会 三色双龙会: two 123 and two 789 chows (four outside sets) and a pair of 5s
+        fan, pair_needed = terminal_chows(chows) if facts & 15 >= 4 else (0, -1)
         if fan and pair == pair_needed:
             t[fan] = 1
         else:
@@ -602,14 +817,14 @@ def _regular_fans(ctx: _Ctx, sets: tuple[int, ...], why: list[ExcludedFan] | Non
         fan = _wait_fan(concealed_chows, pair, win)
         if fan:
             if ctx.unique is None:  # 独听, worked out once a decomposition can use it
-                ctx.unique = is_unique_wait_of_winning(ctx.standing, win)
+                ctx.unique = _unique_wait(ctx)
             if ctx.unique:
                 t[fan] = 1
     _apply_implied(t, why)
     if facts // _WIND_PUNGS & 15 and not t[F.BIG_FOUR_WINDS]:
         for p in pungs:
-            if IS_WIND[p & 63]:
-                _wind_pung_fans(p & 63, ctx, t)
+            if IS_WIND[p]:
+                _wind_pung_fans(p, ctx, t)
     if not any(t):
         t[F.CHICKEN_HAND] = 1
     return t
@@ -619,7 +834,9 @@ def _regular_fans(ctx: _Ctx, sets: tuple[int, ...], why: list[ExcludedFan] | Non
 # Special shapes
 
 
-def _seven_pairs_fans(standing: list[int], ctx: _Ctx, why: list[ExcludedFan] | None) -> list[int]:
+def _seven_pairs_fans(ctx: _Ctx, why: list[ExcludedFan] | None) -> list[int]:
+    """七对, or 连七对 when the pairs are seven shifted ones of the winning tile's suit."""
+    standing = ctx.standing
     suit = SUIT[ctx.win]
     if suit < 3:
         base = suit * 9
@@ -634,7 +851,7 @@ def _seven_pairs_fans(standing: list[int], ctx: _Ctx, why: list[ExcludedFan] | N
             t[F.ALL_SIMPLES] = 1
         _win_flag_fans(ctx, t)
         return t
-    t = list(_tile_class_fans(_class_bits(standing)))
+    t = list(_class_fans(ctx.bits))
     t[F.SEVEN_PAIRS] = 1
     t[F.TILE_HOG] = standing.count(4)
     _win_flag_fans(ctx, t)
@@ -642,9 +859,7 @@ def _seven_pairs_fans(standing: list[int], ctx: _Ctx, why: list[ExcludedFan] | N
     return t
 
 
-def _honors_and_knitted_fans(
-    standing: Sequence[int], kinds: Sequence[int], ctx: _Ctx
-) -> list[int] | None:
+def _honors_and_knitted_fans(kinds: Sequence[int], ctx: _Ctx) -> list[int] | None:
     if len(kinds) != 14:
         return None
     suited = [k for k in kinds if k < 27]
@@ -704,10 +919,10 @@ def _knitted_straight_fans(
     total: Sequence[int],
     ctx: _Ctx,
     why: list[ExcludedFan] | None,
+    explain: bool,
 ) -> tuple[list[int], str, list[SetView]] | None:
-    """组合龙 + one set + a pair (the set may be a declared meld)."""
-    if not (all(standing[0:9:3]) or all(standing[1:9:3]) or all(standing[2:9:3])):
-        return None  # every 组合龙 holds one of 147 258 369 in 万
+    """组合龙 + one set + a pair (the set may be a declared meld); its sets and name only when
+    explaining."""
     straight = next((ks for ks in KNITTED_STRAIGHTS if all(standing[k] for k in ks)), None)
     if straight is None:
         return None
@@ -779,6 +994,8 @@ def _knitted_straight_fans(
     elif ctx.win not in straight or standing[ctx.win] == 3:
         t[F.SINGLE_WAIT] = 1  # with a meld, the pair is the only open part
     _apply_implied(t, why)
+    if not explain:
+        return t, "", []
     shape = " ".join(str(TILES[k]) for k in straight)
     views = [
         SetView(kind, tile, bool(fixed), other_melded),
@@ -795,36 +1012,29 @@ def _total(t: Sequence[int]) -> int:
     return sum(map(mul, t, _POINTS))
 
 
-_POINTS = (0, *(f.points for f in Fan))
-_FANS: tuple[Fan, ...] = (Fan.CHICKEN_HAND, *Fan)  # index 0 is never counted
+_POINTS: Final = (0, *(f.points for f in Fan))
+_FANS: Final[tuple[Fan, ...]] = (Fan.CHICKEN_HAND, *Fan)  # index 0 is never counted
 
 
-def _set_views(fixed: Sequence[Meld], chosen: tuple[int, ...], ctx: _Ctx) -> list[SetView]:
+def _set_views(fixed: Sequence[Meld], chosen: _Split, ctx: _Ctx) -> list[SetView]:
     """The chosen decomposition as readable sets; a pung completed by a discard counts exposed."""
     kinds = {MeldKind.CHOW: CHOW, MeldKind.PUNG: PUNG}
     views = [
         SetView(kinds.get(m.kind, KONG), m.tile, True, m.kind is not MeldKind.CONCEALED_KONG)
         for m in fixed
     ]
-    win_in_chow = any(s >> 6 == CHOW and (s & 63) <= ctx.win <= (s & 63) + 2 for s in chosen)
-    for s in chosen:
+    win_in_chow = any(c <= ctx.win <= c + 2 for c in chosen[0])
+    for s in _encoded(chosen):
         kind, tile = s >> 6, s & 63
         exposed = kind == PUNG and tile == ctx.win and not ctx.self_drawn and not win_in_chow
         views.append(SetView(kind, tile, False, exposed))
     return views
 
 
-def _ref_key(sets: tuple[int, ...]) -> tuple[tuple[int, int, int], ...]:
-    key = []
-    for s in sets:
-        kind, tile = s >> 6, s & 63
-        if kind == PAIR:
-            continue
-        if kind == CHOW:
-            key.append((_REF_ORDER[tile], _REF_ORDER[tile + 1], _REF_ORDER[tile + 2]))
-        else:
-            r = _REF_ORDER[tile]
-            key.append((r, r, r))
+def _ref_key(split: _Split) -> tuple[tuple[int, int, int], ...]:
+    """A decomposition's sets in the reference's tile order, sorted (its order of trying them)."""
+    key = [(_REF_ORDER[c], _REF_ORDER[c + 1], _REF_ORDER[c + 2]) for c in split[0]]
+    key += [(_REF_ORDER[p], _REF_ORDER[p], _REF_ORDER[p]) for p in split[1]]
     return tuple(sorted(key))
 
 
@@ -850,10 +1060,11 @@ def _check_sizes(hand: Hand, context: WinContext) -> None:
 
 
 def _check_tiles(
-    hand: Hand, context: WinContext, win: int, standing: list[int], total: list[int]
+    hand: Hand, context: WinContext, win: int, standing: list[int], total: list[int], five: bool
 ) -> tuple[bool, bool]:
-    """At most four of a tile, and no flag the tiles contradict; return (和绝张, kong flag)."""
-    if max(total) > 4:
+    """At most four of a tile (``five``: more of one, as read with the hand), and no flag the
+    tiles contradict; return (和绝张, kong flag)."""
+    if five:
         over = [TILES[t] for t in range(34) if total[t] > 4]
         raise InvalidHandError("more than four of " + ", ".join(f"{t} ({total[t]})" for t in over))
     melded_win = total[win] - standing[win]
@@ -879,7 +1090,7 @@ def _check_tiles(
 
 
 # Counted fans are immutable values: one shared instance per (fan, count) a table can hold.
-_COUNTED: tuple[dict[int, CountedFan], ...] = tuple(
+_COUNTED: Final[tuple[dict[int, CountedFan], ...]] = tuple(
     {n: CountedFan(fan, n) for n in range(1, 9)} for fan in _FANS
 )
 
@@ -907,47 +1118,61 @@ def _counted_fans(best: list[int], flowers: int) -> tuple[CountedFan, ...]:
     return fans
 
 
+def _held(counts: Sequence[int]) -> list[int]:
+    """The kinds held (counts indexed by tile)."""
+    return list(compress(_KINDS, counts))
+
+
 def _tiles_shape(name: str, kinds: list[int]) -> str:
     return name + " " + " ".join(str(TILES[k]) for k in kinds)
 
 
 def _special_shape(
-    ctx: _Ctx,
-    fixed: Sequence[Meld],
-    kinds: list[int],
-    distinct: int,
-    why: list[ExcludedFan] | None,
-    explain: bool,
+    ctx: _Ctx, fixed: Sequence[Meld], why: list[ExcludedFan] | None, explain: bool
 ) -> tuple[list[int], str, list[SetView]] | None:
     """The first special shape the hand makes, in the reference's order: 七对 (or 连七对), 全不靠,
-    十三幺, 组合龙, 九莲宝灯. Returns its fan table, its name (when explaining; 组合龙 always)
-    and its sets (组合龙 only)."""
+    十三幺, 组合龙, 九莲宝灯. Returns its fan table, and when explaining its name and its sets
+    (组合龙 only).
+
+    Each shape is tried only when the counts read with the hand (:class:`_Suit`) allow it, so a
+    hand that makes none builds nothing here."""
     standing = ctx.standing
+    characters, dots, bamboo, honours = ctx.suits
+    kinds = ctx.kinds
     if not fixed:
-        if not (standing.count(1) or standing.count(3)):  # every count even
-            t = _seven_pairs_fans(standing, ctx, why)
+        # 七对 (第九条 19): fourteen concealed tiles, every kind held an even number of times
+        if not (characters.odd or dots.odd or bamboo.odd or honours.odd):
+            t = _seven_pairs_fans(ctx, why)
             if not explain:
                 return t, "", []
-            pairs = (str(TILES[k]) * 2 for k in kinds for _ in range(standing[k] // 2))
+            held = _held(standing)
+            pairs = (str(TILES[k]) * 2 for k in held for _ in range(standing[k] // 2))
             return t, "七对 " + " ".join(pairs), []
-        if distinct == 14:
-            found = _honors_and_knitted_fans(standing, kinds, ctx)
+        # 全不靠 (第九条 20, 34): fourteen single tiles (a regular hand repeats its pair's kind)
+        if kinds == 14:
+            held = _held(standing)
+            found = _honors_and_knitted_fans(held, ctx)
             if found is not None:
-                return found, _tiles_shape("全不靠", kinds) if explain else "", []
-        if distinct == 13:
-            found = _thirteen_orphans_fans(kinds, ctx)
+                return found, _tiles_shape("全不靠", held) if explain else "", []
+        # 十三幺 (第九条 7): thirteen kinds, no simple among them
+        if kinds == 13 and not ctx.bits & _NOT_TERMINAL_OR_HONOR:
+            held = _held(standing)
+            found = _thirteen_orphans_fans(held, ctx)
             if found is not None:
-                return found, _tiles_shape("十三幺", kinds) if explain else "", []
-    if distinct >= 9:
-        knitted = _knitted_straight_fans(fixed, standing, ctx.total, ctx, why)
+                return found, _tiles_shape("十三幺", held) if explain else "", []
+    # 组合龙 (第九条 35): 147, 258 and 369, one run in each suit
+    if characters.knit and dots.knit and bamboo.knit:
+        knitted = _knitted_straight_fans(fixed, standing, ctx.total, ctx, why, explain)
         if knitted is not None:
             return knitted
-    if not fixed and distinct == 9:
+    # 九莲宝灯 (第九条 4): nine kinds of one suit
+    if not fixed and kinds == 9:
         found = _nine_gates_fans(standing, ctx)
         if found is not None:
             if not explain:
                 return found, "", []
-            return found, "九莲宝灯 " + " ".join(str(TILES[k]) * standing[k] for k in kinds), []
+            held = _held(standing)
+            return found, "九莲宝灯 " + " ".join(str(TILES[k]) * standing[k] for k in held), []
     return None
 
 
@@ -964,63 +1189,63 @@ def calculate(
     if rules not in PROFILES:
         raise ValueError(f"unknown rules profile {rules!r}: choose one of {', '.join(PROFILES)}")
     ctx = _Ctx(hand, context, rules == "mil")
-    standing, total = ctx.standing, ctx.total
     fixed = hand.melds
-    # The kinds held: the special shapes (all concealed) and explanations read them.
     why: list[ExcludedFan] | None = [] if explain else None
-    distinct = 34 - standing.count(0)  # the special shapes but 七对 hold 9 kinds or more
-    kinds = list(compress(_KINDS, total)) if explain or distinct >= 13 else []
 
     best: list[int] | None = None
     views: list[SetView] = []
     best_points = 0
-    shape = ""  # named only when explaining (or 组合龙): the hot path formats no text
+    shape = ""  # named only when explaining: the hot path formats no text
     seven_pairs = False
-    if len(fixed) <= 1 and (distinct >= 9 or not fixed):
-        special = _special_shape(ctx, fixed, kinds, distinct, why, explain)
+    # The special shapes are concealed, but for 组合龙 with one declared set beside it.
+    if not fixed or (len(fixed) == 1 and ctx.kinds >= 9):
+        special = _special_shape(ctx, fixed, why, explain)
         if special is not None:
             best, shape, views = special
-            best_points = _total(best)
             seven_pairs = bool(best[F.SEVEN_PAIRS])
+            if seven_pairs:  # a regular reading may score higher (就高不就低)
+                best_points = _total(best)
 
     others: list[tuple[str, int]] = []  # readings not taken (就高不就低), when explaining
     if best is None or seven_pairs:
-        splits = decompose(standing)
-        if splits:
-            _hand_base(ctx)
+        splits = _decompositions(ctx.suits)
+        base = _hand_base(ctx) if splits else []
         if len(splits) == 1 and best is None and not explain:
-            best = _regular_fans(ctx, splits[0], None)  # the only reading: nothing to compare
+            # The only reading: nothing to compare, and the base table is its own.
+            best = _regular_fans(ctx, splits[0], base, None)
         elif splits:
             if len(splits) > 1:
                 splits.sort(key=_ref_key)
-            chosen: tuple[int, ...] | None = None
-            for sets in splits:
-                table = _regular_fans(ctx, sets, None)
+            chosen: _Split | None = None
+            for split in splits:
+                table = _regular_fans(ctx, split, base.copy(), None)
                 points = _total(table)
                 if explain:
-                    others.append((" ".join(map(str, _set_views(fixed, sets, ctx))), points))
+                    others.append((" ".join(map(str, _set_views(fixed, split, ctx))), points))
                 if points > best_points or (
                     points == best_points
                     and (table[F.PURE_TRIPLE_CHOW] == 1 or seven_pairs or table[F.TRIPLE_PUNG])
                 ):
-                    best, best_points, chosen = table, points, sets
+                    best, best_points, chosen = table, points, split
             if chosen is not None and explain:
                 if seven_pairs:
-                    others.append((shape, _total(_seven_pairs_fans(standing, ctx, None))))
+                    others.append((shape, _total(_seven_pairs_fans(ctx, None))))
                 assert why is not None
                 why.clear()
-                best = _regular_fans(ctx, chosen, why)
+                best = _regular_fans(ctx, chosen, base.copy(), why)
                 views = _set_views(fixed, chosen, ctx)
                 shape = " ".join(map(str, views))
     if best is None:
         return FanResult(fans=(), is_winning=False)
     flowers = context.flowers or len(hand.flowers)
     if why is None:
-        # 组合龙 names its shape even on the plain path
-        return FanResult(_counted_fans(best, flowers), True, (), shape)
+        return winning_result(_counted_fans(best, flowers))
 
     others = [item for item in others if item[0] != shape]
-    story = explain_fans(best, views, kinds, total, ctx.win, ctx.self_drawn, ctx.fourth, shape)
+    total = ctx.total
+    story = explain_fans(
+        best, views, _held(total), total, ctx.win, ctx.self_drawn, ctx.fourth, shape
+    )
     fans = [CountedFan(_FANS[i], n, story.bases.get(i, ())) for i, n in enumerate(best) if n > 0]
     # One reason per excluded fan, except pair combinations, which name their own sets.
     named = {e.fan for e in why}

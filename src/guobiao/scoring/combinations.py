@@ -7,6 +7,7 @@ that the calculator counts them and an explanation can name the sets each rests 
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import Final
 
 from guobiao.scoring._fan_ids import F
 from guobiao.scoring._tables import IS_DRAGON, IS_WIND, RANK, SUIT
@@ -18,6 +19,7 @@ __all__ = [
     "pair_chow_fan",
     "pair_pung_fan",
     "pung_combinations",
+    "pung_fans",
     "terminal_chows",
     "triple_chow_fan",
     "triple_pung_fan",
@@ -66,7 +68,7 @@ def pair_chow_fan(a: int, b: int) -> int:
         return F.MIXED_DOUBLE_CHOW if RANK[a] == RANK[b] else 0
     if a + 3 == b or b + 3 == a:
         return F.SHORT_STRAIGHT
-    if {RANK[a], RANK[b]} == {1, 7}:
+    if a + 6 == b or b + 6 == a:  # 123 and 789: no other chows of a suit are six apart
         return F.TWO_TERMINAL_CHOWS
     if a == b:
         return F.PURE_DOUBLE_CHOW
@@ -75,7 +77,7 @@ def pair_chow_fan(a: int, b: int) -> int:
 
 # Pair fans kept first when a 4th chow may join a three-chow fan only once (套算一次), and the
 # order in which duplicates are dropped when pair fans would link the same chows twice (不得相同).
-_PAIR_CHOW_FANS = (
+_PAIR_CHOW_FANS: Final = (
     F.PURE_DOUBLE_CHOW,
     F.MIXED_DOUBLE_CHOW,
     F.SHORT_STRAIGHT,
@@ -98,7 +100,6 @@ def _limit_pair_fans(edges: list[Combination], limit: int) -> list[Combination]:
     return [edge for fan in _PAIR_CHOW_FANS for edge in by_fan[fan]]
 
 
-@lru_cache(maxsize=1 << 14)
 def chow_combinations(chows: tuple[int, ...]) -> tuple[Combination, ...]:
     """The combination fans of sorted chows (by lowest tile), each with the chows it combines."""
     n = len(chows)
@@ -110,7 +111,7 @@ def chow_combinations(chows: tuple[int, ...]) -> tuple[Combination, ...]:
             return ((fan, (0, 1, 2, 3)),)
     if n >= 3:
         for trio in ((0, 1, 2), (0, 1, 3), (0, 2, 3), (1, 2, 3)) if n == 4 else ((0, 1, 2),):
-            fan = triple_chow_fan(*(chows[i] for i in trio))
+            fan = triple_chow_fan(chows[trio[0]], chows[trio[1]], chows[trio[2]])
             if not fan:
                 continue
             found: list[Combination] = [(fan, trio)]
@@ -163,7 +164,6 @@ def pair_pung_fan(a: int, b: int) -> int:
     return 0
 
 
-@lru_cache(maxsize=1 << 14)
 def pung_combinations(pungs: tuple[int, ...]) -> tuple[Combination, ...]:
     """The combination fans of sorted pungs/kongs (by tile), each with the pungs it combines."""
     n = len(pungs)
@@ -175,7 +175,7 @@ def pung_combinations(pungs: tuple[int, ...]) -> tuple[Combination, ...]:
             return ((F.BIG_FOUR_WINDS, (0, 1, 2, 3)),)
     if n >= 3:
         for trio in ((0, 1, 2), (0, 1, 3), (0, 2, 3), (1, 2, 3)) if n == 4 else ((0, 1, 2),):
-            fan = triple_pung_fan(*(pungs[i] for i in trio))
+            fan = triple_pung_fan(pungs[trio[0]], pungs[trio[1]], pungs[trio[2]])
             if not fan:
                 continue
             found: list[Combination] = [(fan, trio)]
@@ -196,13 +196,32 @@ def pung_combinations(pungs: tuple[int, ...]) -> tuple[Combination, ...]:
     return tuple(out)
 
 
-# The calculator's hot path needs only the fans, not the sets they rest on.
+# The calculator's hot path needs only the fans, not the sets they rest on: memoised by the sets
+# (a dict each, read with one look-up), bounded: a table that fills up is emptied, so a long run's
+# memory stays flat. An explanation asks for the sets as well, rarely enough to find them again.
+_CHOW_FANS: Final[dict[tuple[int, ...], tuple[int, ...]]] = {}
+_PUNG_FANS: Final[dict[tuple[int, ...], tuple[int, ...]]] = {}
+_TABLE_SIZE: Final = 1 << 14
 
 
-@lru_cache(maxsize=1 << 14)
 def chow_fans(chows: tuple[int, ...]) -> tuple[int, ...]:
     """The fan numbers of :func:`chow_combinations`, one entry per count."""
-    return tuple(fan for fan, _ in chow_combinations(chows))
+    fans = _CHOW_FANS.get(chows)
+    if fans is None:
+        if len(_CHOW_FANS) >= _TABLE_SIZE:
+            _CHOW_FANS.clear()
+        fans = _CHOW_FANS[chows] = tuple(fan for fan, _ in chow_combinations(chows))
+    return fans
+
+
+def pung_fans(pungs: tuple[int, ...]) -> tuple[int, ...]:
+    """The fan numbers of :func:`pung_combinations`, one entry per count."""
+    fans = _PUNG_FANS.get(pungs)
+    if fans is None:
+        if len(_PUNG_FANS) >= _TABLE_SIZE:
+            _PUNG_FANS.clear()
+        fans = _PUNG_FANS[pungs] = tuple(fan for fan, _ in pung_combinations(pungs))
+    return fans
 
 
 @lru_cache(maxsize=1 << 14)

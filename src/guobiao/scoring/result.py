@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 
 from guobiao.scoring.fans import Fan
 
@@ -80,3 +80,22 @@ class FanResult:
     def count_of(self, fan: Fan) -> int:
         """How many times ``fan`` is counted (0 if not)."""
         return sum(f.count for f in self.fans if f.fan is fan)
+
+
+# The calculator makes one FanResult a call. A frozen dataclass's __init__ sets each field through
+# object.__setattr__; winning_result fills the same slots through their descriptors, in half the
+# time. Unpacking all five fields keeps it in step with the class (a new field fails here).
+_set_fans, _set_is_winning, _set_excluded, _set_decomposition, _set_alternatives = (
+    vars(FanResult)[field.name].__set__ for field in fields(FanResult)
+)
+
+
+def winning_result(fans: tuple[CountedFan, ...]) -> FanResult:
+    """``FanResult(fans)``: a winning hand's result without explanation, made faster."""
+    result: FanResult = object.__new__(FanResult)
+    _set_fans(result, fans)
+    _set_is_winning(result, True)
+    _set_excluded(result, ())
+    _set_decomposition(result, "")
+    _set_alternatives(result, ())
+    return result

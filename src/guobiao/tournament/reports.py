@@ -1182,11 +1182,13 @@ def _fan_list(fans: Sequence[str]) -> str:
 def highlights_html(store: Store, tournament: str, *, top: int = 10) -> str:
     """The best hands and the fan counts (``highlights``) as a printable A4 page, with what
     they leave out said at the top (tables entered as totals only have no hands)."""
-    return highlights_page(highlights(store, tournament, top=top))
+    readings = store.settings(tournament).readings
+    return highlights_page(highlights(store, tournament, top=top), readings)
 
 
-def highlights_page(found: Highlights) -> str:
-    """The page of ``highlights_html`` from what ``highlights`` read."""
+def highlights_page(found: Highlights, readings: Readings | None = None) -> str:
+    """The page of ``highlights_html`` from what ``highlights`` read (``readings``: the
+    tournament's settings, printed at the foot as on every paper)."""
     out = [
         f'<h1 data-col="tournament">{_e(found.tournament)}</h1>\n'
         f'<p class="sub">{_label("highlights", " ")}</p>\n'
@@ -1247,6 +1249,8 @@ def highlights_page(found: Highlights) -> str:
         f" with the fan · {_zh('players_count')}: different winners · hands entered hand by"
         f" hand: {found.hands}, wins: {found.wins}</p>\n"
     )
+    if readings is not None:
+        out.append(_readings_html(readings))
     css = "p.notice { border: 0.4mm solid #000; padding: 1.5mm 2mm; margin: 0 0 2mm 0; }\n"
     return _page(f"{found.tournament} — {_zh('highlights')}", "".join(out), css=css)
 

@@ -962,6 +962,17 @@ def standings(
             str(s.match_points),
             format_points(s.best_session),
         )
+    if not by_team:  # who left: no place, listed apart (docs/rules.md §19)
+        for s in individual_ranking(results, withdrawn="last"):
+            if s.withdrawn is not None:
+                table.add_row(
+                    "—",
+                    f"{s.name} ({s.withdrawn})",
+                    team_of.get(s.name) or "",
+                    format_points(s.standard_points),
+                    str(s.match_points),
+                    format_points(s.best_session),
+                )
     console = _console()
     console.print(table)
     if not results:
