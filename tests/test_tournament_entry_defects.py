@@ -20,27 +20,15 @@ import re
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner, Result
 
-from guobiao.cli import main
 from guobiao.tournament.queries import read_seating
 from guobiao.tournament.store import open_store
+from tournament_cli import TournamentCli
 
 T = "club"
 
 
-class Cli:
-    def __init__(self, url: str) -> None:
-        self.url = url
-
-    def __call__(self, *args: str) -> Result:
-        return CliRunner().invoke(main, ["tournament", *args, "--db", self.url])
-
-    def ok(self, *args: str) -> str:
-        result = self(*args)
-        assert result.exit_code == 0, (result.output, result.exception)
-        return result.output
-
+class Cli(TournamentCli):
     def refused(self, *args: str) -> str:
         """A refusal: exit 1 (a refused action) or 2 (bad input), one line, no traceback."""
         result = self(*args)

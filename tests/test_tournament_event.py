@@ -28,13 +28,10 @@ from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from pathlib import Path
-from typing import Any
 
-from click.testing import CliRunner, Result
-
-from guobiao.cli import main
 from guobiao.tournament.seating import SessionSeating, Table
 from guobiao.tournament.store import open_store
+from tournament_cli import TournamentCli
 
 T = "event"
 SESSIONS = 6
@@ -48,20 +45,7 @@ TABLE_POINTS = (Fraction(4), Fraction(2), Fraction(1), Fraction(0))
 Key = tuple[Fraction, int, tuple[Fraction, ...]]
 
 
-class Cli:
-    def __init__(self, url: str) -> None:
-        self.url = url
-
-    def __call__(self, *args: str) -> Result:
-        return CliRunner().invoke(main, ["tournament", *args, "--db", self.url])
-
-    def ok(self, *args: str) -> str:
-        result = self(*args)
-        assert result.exit_code == 0, (args, result.output, result.exception)
-        return result.output
-
-    def json(self, *args: str) -> Any:
-        return json.loads(self.ok(*args, "--json"))
+Cli = TournamentCli
 
 
 # --- the independent computation -------------------------------------------------------------

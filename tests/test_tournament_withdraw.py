@@ -16,9 +16,7 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner, Result
 
-from guobiao.cli import main
 from guobiao.tournament.ranking import individual_ranking, player_histories, team_ranking
 from guobiao.tournament.seating import (
     SessionSeating,
@@ -28,25 +26,13 @@ from guobiao.tournament.seating import (
     schedule,
 )
 from guobiao.tournament.store import Store, open_store
+from tournament_cli import TournamentCli
 
 T = "club"
 SHEETS = ((700, 500, 450, 350), (800, 600, 400, 200), (550, 550, 450, 450), (900, 300, 400, 400))
 
 
-class Cli:
-    def __init__(self, url: str) -> None:
-        self.url = url
-
-    def __call__(self, *args: str) -> Result:
-        return CliRunner().invoke(main, ["tournament", *args, "--db", self.url])
-
-    def ok(self, *args: str) -> str:
-        result = self(*args)
-        assert result.exit_code == 0, (result.output, result.exception)
-        return result.output
-
-    def store(self) -> Store:
-        return open_store(self.url)
+Cli = TournamentCli
 
 
 @pytest.fixture
