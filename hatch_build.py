@@ -24,6 +24,7 @@ from hatchling.builders.hooks.plugin.interface import BuildHookInterface
 
 COMPILED = (
     "guobiao/table/game.py",
+    "guobiao/core/bounded.py",
     "guobiao/core/shanten.py",
     "guobiao/core/shapes.py",
     "guobiao/core/waits.py",
@@ -32,10 +33,14 @@ COMPILED = (
     "guobiao/scoring/combinations.py",
     "guobiao/scoring/calculator.py",
     "guobiao/env/observation.py",
+    "guobiao/env/spaces.py",
+    "guobiao/env/_table.py",
 )
 """The modules on the hot path of a hand, relative to ``src/``: the engine, the shanten tables,
 the fan calculator with the shapes, waits and combination tables it reads (core and scoring: no
-third-party imports), and the environments' observation board. All are typed for ``mypy
+third-party imports), and the environments' step: the observation board, the action masks
+(``spaces``) and the table that plays an index and fills a seat's observation and mask
+(``_table``; numpy and Gymnasium are read through their Python objects). All are typed for ``mypy
 --strict``; compiled, their functions check their arguments' types, their module constants
 (``Final``) are read as C values, and their classes pickle and copy by their own ``__reduce__``
 (a compiled class has no instance dictionary; the calculator's classes never leave a call)."""

@@ -15,17 +15,23 @@ takes no other form): the hand before its winning tile, and the same with two ti
 random ones; guobiao's timing includes building the counts array from the tiles, the reference
 gets its native tuples of tile names. Timings print; nothing is asserted.
 
-The last rows (``benchmarks/env.py``, ``--env-hands``, 0 skips them) are single Botzone-variant
-hands per second: through the RL environment (observation and mask every step, random legal
-actions) and the raw engine alone; their reference column is 157 games/s, the figure the issue
-quotes for the existing Python environment + C++ calculator on this machine class.
+Then ``guobiao fan --jsonl`` as a whole process against PyMahjongGB behind the same JSON layer
+(``benchmarks/fan_jsonl.py``, ``--jsonl-hands``, 0 skips it): rates, ratio and the max RSS of
+each process. The last rows (``benchmarks/env.py``, ``--env-hands``, 0 skips them) run in a fresh
+process of their own, so that its cold start is one: single Botzone-variant hands per second
+through the AEC environment (observation and mask every step, random legal actions) and the raw
+engine alone, against 157 games/s, the figure issue 6 quotes for the PKU environment (Python +
+the C++ calculator) on this machine class. The load average is printed at the start and the end:
+on a shared machine only the ratios mean much.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import platform
 import random
+import subprocess
 import sys
 import time
 from collections.abc import Callable
@@ -41,7 +47,8 @@ from MahjongGB import MahjongFanCalculator, MahjongShanten  # noqa: E402
 import handgen  # noqa: E402
 import oracle  # noqa: E402
 from bench_fan import build  # noqa: E402
-from env import REFERENCE, engine_hands, env_hands  # noqa: E402
+from env import build as which_build  # noqa: E402
+from fan_jsonl import measure as measure_jsonl  # noqa: E402
 from guobiao.core.shanten import shanten  # noqa: E402
 from guobiao.core.tiles import TILES  # noqa: E402
 from guobiao.scoring.calculator import calculate  # noqa: E402
@@ -100,6 +107,11 @@ def shanten_calls(hands: list[dict[str, Any]], seed: int) -> tuple[list[Callable
     return ours, theirs
 
 
+def _load() -> str:
+    """The 1, 5 and 15 minute load averages."""
+    return " ".join(f"{x:.2f}" for x in os.getloadavg())
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("-n", type=int, default=5000, help="hands per set (5000)")
@@ -109,9 +121,16 @@ def main(argv: list[str] | None = None) -> int:
         "--warmup", type=int, default=20000, help="hands in the warm-up set (20000)"
     )
     parser.add_argument(
+        "--jsonl-hands",
+        type=int,
+        default=50_000,
+        help="hands for the fan --jsonl processes (50000; 0 skips)",
+    )
+    parser.add_argument(
         "--env-hands", type=int, default=1000, help="Botzone hands for the env rows (1000; 0 skips)"
     )
     args = parser.parse_args(argv)
+    print(f"load average at the start: {_load()}")
 
     sets = [list(handgen.generate(args.warmup, args.seed))]
     sets += [list(handgen.generate(args.n, args.seed + i)) for i in range(1, args.repeat + 1)]
@@ -140,17 +159,17 @@ def main(argv: list[str] | None = None) -> int:
             print(
                 f"{name:<16} {label:<6} {mine:>11.0f} {theirs_rate:>13.0f} {mine / theirs_rate:>7.3f}"
             )
+    print(f"build: {which_build()}")  # the calculator and the engine are loaded by now
+    if args.jsonl_hands:
+        print()
+        print(measure_jsonl(args.jsonl_hands, args.seed, "mil", repeat=args.repeat))
     if args.env_hands:
-        env_rate, _ = env_hands(args.env_hands, args.seed)
-        engine_rate, _ = engine_hands(args.env_hands, args.seed)
-        for name, rate in (("env hands", env_rate), ("engine hands", engine_rate)):
-            print(
-                f"{name:<16} {'botz':<6} {rate:>11.0f} {REFERENCE:>13.0f} {rate / REFERENCE:>7.3f}"
-            )
-        print(
-            f"(hands/s, rules=BOTZONE; reference {REFERENCE:.0f} games/s: the issue's figure for "
-            "the Python environment + C++ calculator; the issue asks for 5x)"
-        )
+        print()
+        env_script = str(ROOT / "env.py")
+        command = [sys.executable, env_script, "-n", str(args.env_hands), "--seed", str(args.seed)]
+        sys.stdout.flush()
+        subprocess.run(command, check=True)  # a fresh process: its cold start is one
+    print(f"\nload average at the end: {_load()}")
     return 0
 
 

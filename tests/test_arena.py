@@ -40,7 +40,8 @@ def judge(wall: list[int], *players: Player, quan: int = 0) -> Match:
     result = match.result
     if result.forfeit_reason == "illegal action":  # the record keeps the foul, not the answer
         key = str(result.forfeit_seat)
-        assert converted["log"][-2][key] == {"verdict": "OK", "time": 0, "response": "ILLEGAL"}
+        illegal = {"memory": 0, "time": 0, "verdict": "OK", "response": "ILLEGAL"}
+        assert converted["log"][-2][key] == illegal
         converted["log"][-2][key] = match.log["log"][-2][key]
     assert converted == match.log
     assert match_to_record(match.log) == record
@@ -167,7 +168,13 @@ def test_a_kong_on_a_discard_with_an_empty_segment_is_told_then_the_hand_is_draw
     assert match.game.segment_remaining(2) == 0 and match.game.segment_remaining(1) == 1
     requests = [e["output"]["content"]["1"] for e in match.log["log"][-5::2][:2]]
     assert requests == ["3 0 PLAY J1", "3 2 GANG"]
-    assert match.log["log"][-1]["output"]["display"] == {"action": "HUANG", "score": [0, 0, 0, 0]}
+    # the judge prints no score for 荒牌; tileCnt: East drew 21, South 20, West 20 and a kong
+    # replacement, North 20, of the 21 each segment holds after the deal
+    assert match.log["log"][-1]["output"]["display"] == {
+        "action": "HUANG",
+        "canHu": [-4, -4, -4, -4],
+        "tileCnt": [0, 1, 0, 1],
+    }
 
 
 @pytest.mark.parametrize(
@@ -190,6 +197,7 @@ def test_an_illegal_answer_forfeits(script: list[tuple[str, str]], seat: int) ->
     assert match.result.forfeit_reason == "illegal action"
     assert match.log["log"][-1]["output"]["display"] == {
         "action": "WA",
+        "canHu": [-4, -4, -4, -4],
         "player": seat,
         "score": expected,
     }
@@ -323,5 +331,13 @@ def test_bot_specs() -> None:
 
 
 def test_reply_log_entries() -> None:
-    assert Reply("OK", "PASS", 3).log_entry() == {"verdict": "OK", "time": 3, "response": "PASS"}
-    assert Reply("TLE", None, 1000).log_entry() == {"verdict": "TLE", "time": 1000}
+    # Botzone's keys in Botzone's order (its wiki: memory, time, verdict, response)
+    entry = Reply("OK", "PASS", 3).log_entry()
+    assert list(entry.items()) == [
+        ("memory", 0),
+        ("time", 3),
+        ("verdict", "OK"),
+        ("response", "PASS"),
+    ]
+    entry = Reply("TLE", None, 1000).log_entry()
+    assert list(entry.items()) == [("memory", 0), ("time", 1000), ("verdict", "TLE")]

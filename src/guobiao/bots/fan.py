@@ -21,6 +21,7 @@ from guobiao.bots.view import (
     threats,
     unseen_counts,
 )
+from guobiao.core.bounded import Bounded
 from guobiao.core.context import WinContext, Wind
 from guobiao.core.hand import Hand
 from guobiao.core.melds import Meld, MeldKind
@@ -55,11 +56,17 @@ _Worth = tuple[int, float, float]
 """
 
 _ReadyKey = tuple[bytes, tuple[tuple[MeldKind, int], ...], int, int, str, int]
-_READY: dict[_ReadyKey, tuple[tuple[int, int, int], ...]] = {}
+_READY: Bounded[_ReadyKey, tuple[tuple[int, int, int], ...]] = Bounded()
 """(standing tiles, melds, seat, round wind, fan profile, minimum) of a ready hand -> (wait,
 points on a discard, points self-drawn) of each wait, without 和绝张. Shared by every FanBot."""
-_FOURTH: dict[tuple[_ReadyKey, int], int] = {}
+_FOURTH: Bounded[tuple[_ReadyKey, int], int] = Bounded()
 """A ready hand and a wait -> points on a discard when it is the last copy (和绝张)."""
+_READY_LIMIT = (1 << 13) // 3  # not Final: the tests lower it (a third: see core.bounded)
+"""Entries _READY keeps (the oldest go first): a ready hand is asked about again within the same
+deal, so a few thousand keep every hit, and the memory (about 1 MiB) is the same after ten
+sessions as after a thousand."""
+_FOURTH_LIMIT = (1 << 9) // 3  # not Final: the tests lower it
+"""Entries _FOURTH keeps (asked about some ten times less often than _READY, as soon again)."""
 
 
 class FanBot(Bot):
@@ -201,9 +208,6 @@ class FanBot(Bot):
         )
         scores = _READY.get(key)
         if scores is None:
-            if len(_READY) > 100_000:
-                _READY.clear()
-                _FOURTH.clear()
             hand = Hand(tuple(TILES[t] for t in range(34) for _ in range(counts[t])), melds)
             held = list(counts)
             for meld in melds:
@@ -218,7 +222,8 @@ class FanBot(Bot):
                     if on_discard < minimum:
                         drawn = self._points(hand, w, turn, True, False)
                     found.append((w, on_discard, drawn))
-            scores = _READY[key] = tuple(found)
+            scores = tuple(found)
+            _READY.put(key, scores, _READY_LIMIT)
         live = 0.0
         best = 0
         for w, on_discard, self_drawn in scores:
@@ -229,7 +234,8 @@ class FanBot(Bot):
                 fourth = _FOURTH.get((key, w))
                 if fourth is None:
                     hand = Hand(tuple(TILES[t] for t in range(34) for _ in range(counts[t])), melds)
-                    fourth = _FOURTH[key, w] = self._points(hand, w, turn, False, True)
+                    fourth = self._points(hand, w, turn, False, True)
+                    _FOURTH.put((key, w), fourth, _FOURTH_LIMIT)
                 on_discard = fourth
             if on_discard >= minimum:
                 live += copies

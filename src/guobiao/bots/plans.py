@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from itertools import permutations
 from typing import Final
 
+from guobiao.core.bounded import Bounded
 from guobiao.core.melds import Meld, MeldKind
 
 # Plan shanten: the regular shanten of any part of a hand
@@ -23,9 +24,15 @@ _Vector = tuple[int, ...]  # v[p * 5 + m]: most partial sets with m sets and p p
 _VECTORS: list[_Vector] = []
 _VECTOR_IDS: dict[_Vector, int] = {}
 _FINALS: list[tuple[int, ...]] = []  # by vector id: the shanten with 0..4 sets fixed
-_SPLITS: dict[bytes, tuple[tuple[int, int, int], ...]] = {}
-_PATTERN_IDS: dict[bytes, int] = {}  # a group's counts (9 suited or 7 honours) -> vector id
+_SPLITS: Bounded[bytes, tuple[tuple[int, int, int], ...]] = Bounded()
+_PATTERN_IDS: Bounded[bytes, int] = Bounded()  # a group's counts (9 suited or 7 honours) -> id
 _COMBINED: dict[int, int] = {}  # a << 20 | b -> vector id of the two groups together
+_DISTINCT_SPLITS: dict[tuple[tuple[int, int, int], ...], tuple[tuple[int, int, int], ...]] = {}
+"""Every distinct value of _SPLITS, interned (some hundred occur), so that an entry costs its key."""
+_TABLE_LIMIT = (1 << 12) // 3  # not Final: the tests lower it (a third: see core.bounded)
+"""Patterns _SPLITS and _PATTERN_IDS keep (the oldest go first: each entry is a pure function of
+its key, so dropping one costs only time), so that memory stays flat over a long run; _COMBINED
+and the vectors are bounded by the few hundred vectors that exist, and are kept."""
 
 
 def _intern(vector: _Vector) -> int:
@@ -53,8 +60,7 @@ def _splits(pattern: bytes) -> tuple[tuple[int, int, int], ...]:
         return hit
     i = next((j for j, c in enumerate(pattern) if c), -1)
     if i < 0:
-        _SPLITS[pattern] = ((0, 0, 0),)
-        return _SPLITS[pattern]
+        return ((0, 0, 0),)
     found: set[tuple[int, int, int]] = set()
 
     def take(removed: tuple[int, ...], dm: int, dt: int, dp: int) -> None:
@@ -83,7 +89,8 @@ def _splits(pattern: bytes) -> tuple[tuple[int, int, int], ...]:
         for x in found
         if not any(y != x and y[2] == x[2] and y[0] >= x[0] and y[1] >= x[1] for y in found)
     )
-    _SPLITS[pattern] = best
+    best = _DISTINCT_SPLITS.setdefault(best, best)
+    _SPLITS.put(pattern, best, _TABLE_LIMIT)
     return best
 
 
@@ -97,7 +104,8 @@ def _pattern_id(pattern: bytes) -> int:
         for mm in range(5):  # the pair may count as a partial pung instead
             if v[5 + mm] >= 0:
                 v[mm] = max(v[mm], min(v[5 + mm] + 1, 4 - mm))
-        vid = _PATTERN_IDS[pattern] = _intern(tuple(v))
+        vid = _intern(tuple(v))
+        _PATTERN_IDS.put(pattern, vid, _TABLE_LIMIT)
     return vid
 
 

@@ -6,17 +6,21 @@ An adapter. :func:`play_match` plays one hand of the Botzone variant (``rules.BO
 the Botzone judge does: every round each seat gets one request (``0 seat quan``, ``1 ...`` the
 deal, ``2 T`` to the drawer and ``3 p DRAW`` to the others, ``3 p PLAY X`` / ``PENG Y`` /
 ``CHI M Y`` / ``GANG`` / ``BUGANG X`` to all) and must answer it (``PASS`` where it has no
-choice). Answers become engine actions (a ``PENG Y`` / ``CHI M Y`` is the claim and, if it is
+choice). Answers are read exactly as the judge reads them (split on single spaces, nothing
+stripped) and become engine actions (a ``PENG Y`` / ``CHI M Y`` is the claim and, if it is
 granted, the discard). A time-out, a crash, an unreadable or an illegal answer ends the hand by
-:meth:`guobiao.table.game.Game.forfeit` (-30 for the offender, +10 for each other seat), the first
-offender in seat order deciding; a wrong ``HU`` is the engine's (``false_wins=True``).
+:meth:`guobiao.table.game.Game.forfeit` (-30 for the offender, +10 for each other seat); a wrong
+``HU`` is the engine's (``false_wins=True``). When a round holds several faults or answers, the
+seats are checked in the judge's order (docs/rules.md §20): the first it reaches decides. The
+match log has the official log's keys in their order, ``canHu`` and ``tileCnt`` included.
 
 - :class:`GuobiaoPlayer`: a guobiao bot in this process, fed the same requests through the
   bot-side tracker of :mod:`guobiao.botzone.protocol`, so that it plays exactly as ``guobiao botzone-bot
   --keep-running`` with the same seed does.
 - :class:`ExternalPlayer`: a bot program as a subprocess (its own process group, killed with
   it), with a per-move time limit, in the keep-running simple transport (``cmd:``), the JSON
-  transport (``json:``, restarted every turn with the whole history) or the simple transport
+  transport (``json:``, restarted every turn with the whole history; its whole output, which may
+  span lines, is one JSON object) or the simple transport
   (``simple:``, restarted every turn).
 - :func:`run_arena`: deals (walls) from a seed, each played once or in the duplicate format
   (every seat permutation of the four bots on the same wall), in parallel with
@@ -36,7 +40,7 @@ import shlex
 import signal
 import subprocess
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final, Protocol
@@ -48,13 +52,15 @@ from guobiao.botzone.protocol import (
     BotzoneSeat,
     ProtocolError,
     choose_response,
-    parse_response,
+    parse_exact,
     response_to_actions,
 )
 from guobiao.core.context import Wind
 from guobiao.core.tiles import TILES
-from guobiao.jobs.workers import run_jobs
-from guobiao.table.game import PASS, WIN, Action, ActionKind, Game, HandResult
+from guobiao.jobs.workers import iter_jobs, run_jobs
+from guobiao.scoring.botzone_names import judge_fans
+from guobiao.scoring.result import FanResult, InvalidHandError
+from guobiao.table.game import PASS, WIN, Action, ActionKind, Game, HandResult, Phase
 from guobiao.table.rules import BOTZONE
 from guobiao.table.wall import deal_botzone, shuffled_tiles
 
@@ -70,8 +76,10 @@ __all__ = [
     "Match",
     "Player",
     "Reply",
+    "add_deal",
     "arena_jobs",
     "deal_of",
+    "iter_arena",
     "make_player",
     "parse_bot_spec",
     "play_job",
@@ -86,7 +94,8 @@ __all__ = [
 DEFAULT_TIME_LIMIT: Final = 5.0
 TRANSPORTS: Final = ("keep", "json", "simple")
 """How an external bot is run: ``keep`` (simple lines, keep-running: started once per hand),
-``json`` (one JSON line with the whole history, a new process every turn), ``simple`` (the simple
+``json`` (one JSON line with the whole history in, the whole output read as one JSON object; a
+new process every turn), ``simple`` (the simple
 format with the whole history, a new process every turn)."""
 
 _VERDICT_REASON: Final = {"TLE": "time-out", "RE": "crash"}
@@ -112,12 +121,17 @@ class Reply:
     response: str | None = "PASS"
     time_ms: int = 0
     raw: str | None = None  # what the program printed, when it is not ``response``
+    memory: int = 0  # MB, as Botzone logs it (the arena does not measure it: 0)
+    debug: str | None = None  # a JSON bot's ``debug`` text, which Botzone keeps in the log
 
     def log_entry(self) -> dict[str, Any]:
-        """This answer as a Botzone match log's player entry."""
-        out: dict[str, Any] = {"verdict": self.verdict, "time": self.time_ms}
+        """This answer as a Botzone match log's player entry, with Botzone's keys in its order:
+        ``memory``, ``time``, ``verdict``, then ``response`` (and ``debug``) for an answer."""
+        out: dict[str, Any] = {"memory": self.memory, "time": self.time_ms, "verdict": self.verdict}
         if self.verdict == "OK":
             out["response"] = self.response if self.response is not None else (self.raw or "")
+            if self.debug is not None:
+                out["debug"] = self.debug
         return out
 
 
@@ -254,11 +268,16 @@ class ExternalPlayer:
         line, _, self._buffer = self._buffer.partition(b"\n")
         return line.decode("utf-8", "replace").rstrip("\r")
 
-    def _answer_line(self, deadline: float) -> str | None:
+    def _read_output(self, deadline: float) -> str | None:
+        """A JSON bot's whole output (Botzone parses all of it: it may span lines), up to the end
+        of its output or a keep-running marker line; None if it printed nothing."""
+        lines: list[str] = []
         while True:
             line = self._read_line(deadline)
-            if line is None or line.strip():
-                return line
+            if line is None or line.strip() == KEEP_RUNNING:
+                break
+            lines.append(line)
+        return "\n".join(lines) if lines else None
 
     def _simple_history(self) -> str:
         lines = [str(len(self._requests))]
@@ -278,18 +297,19 @@ class ExternalPlayer:
                 self._spawn()
                 history = {"requests": self._requests, "responses": self._responses}
                 self._write(json.dumps(history) + "\n", close=True)
-            elif self.transport == "simple" or not self._kept:
-                self._spawn()
-                self._write(self._simple_history(), close=self.transport == "simple")
+                raw = self._read_output(deadline)
             else:
-                self._write(request + "\n", close=False)
-            raw = self._answer_line(deadline)
+                if self.transport == "simple" or not self._kept:
+                    self._spawn()
+                    self._write(self._simple_history(), close=self.transport == "simple")
+                else:
+                    self._write(request + "\n", close=False)
+                raw = self._read_line(deadline)  # the first line is the answer, as printed
             if raw is None:
                 self.close()
                 return Reply("RE", None, _ms(started))
             if self.transport == "keep":
-                marker = self._answer_line(deadline)
-                self._kept = marker is not None and marker.strip() == KEEP_RUNNING
+                self._kept = self._await_marker(deadline)
                 if not self._kept:
                     self.close()  # not a keep-running program: start it again next turn
             else:
@@ -300,27 +320,44 @@ class ExternalPlayer:
         except OSError:  # cannot start it, or it closed its input (BrokenPipeError)
             self.close()
             return Reply("RE", None, _ms(started))
-        response = _read_response(raw, json_line=self.transport == "json")
+        response, debug = _read_response(raw, whole_json=self.transport == "json")
         if response is not None:
             self._responses.append(response)
-        return Reply("OK", response, _ms(started), None if response == raw else raw)
+        raw_kept = None if response == raw else raw
+        return Reply("OK", response, _ms(started), raw_kept, debug=debug)
+
+    def _await_marker(self, deadline: float) -> bool:
+        """After a keep-running answer: its other lines (debug, data) up to the marker line;
+        False if the program ends first."""
+        while True:
+            line = self._read_line(deadline)
+            if line is None:
+                return False
+            if line.strip() == KEEP_RUNNING:
+                return True
 
 
 def _ms(started: float) -> int:
     return round((time.monotonic() - started) * 1000)
 
 
-def _read_response(raw: str, *, json_line: bool) -> str | None:
-    """The answer in a printed line (a JSON transport's ``{"response": ...}``), or None."""
-    text = raw.strip()
-    if json_line or text.startswith("{"):
+def _read_response(raw: str, *, whole_json: bool) -> tuple[str | None, str | None]:
+    """The answer in a bot's output and its debug text. A JSON output (``whole_json``, or a line
+    starting with ``{``) is read whole, as Botzone does, and its ``response`` taken as it is; a
+    simple line is the answer as printed. Nothing is stripped: the judge compares exactly."""
+    if whole_json or raw.lstrip().startswith("{"):
         try:
-            data = json.loads(text)
+            data = json.loads(raw)
         except json.JSONDecodeError:
-            return None
-        value = data.get("response") if isinstance(data, dict) else None
-        return value.strip() if isinstance(value, str) else None
-    return text
+            return None, None
+        if not isinstance(data, dict):
+            return None, None
+        value, debug = data.get("response"), data.get("debug")
+        return (
+            value if isinstance(value, str) else None,
+            debug if isinstance(debug, str) else None,
+        )
+    return raw, None
 
 
 # ---------------------------------------------------------------------------------------------
@@ -347,7 +384,7 @@ _PREFIXES: Final = {"cmd:": "keep", "json:": "json", "simple:": "simple"}
 
 
 def parse_bot_spec(text: str) -> BotSpec:
-    """Read a bot: ``fan`` / ``efficiency`` / ``random``; ``cmd:PROGRAM ARGS`` (keep-running
+    """Read a bot: ``strong`` / ``fan`` / ``efficiency`` / ``random``; ``cmd:PROGRAM ARGS`` (keep-running
     simple lines), ``json:PROGRAM ARGS``, ``simple:PROGRAM ARGS``; or the path of an executable
     (as ``cmd:``). ValueError names what is wrong."""
     spec = text.strip()
@@ -404,8 +441,25 @@ def wall_string(wall: Sequence[int]) -> str:
 
 _Round = tuple[str, int, int | None]  # (kind, player, tile): draw, play, peng, chi, gang, bugang
 
+_NO_HU: Final = (-4, -4, -4, -4)
+"""``display.canHu`` of a seat the judge does not ask about (not its event, or a finish)."""
+_NOT_WIN: Final = -3  # ``canHu`` of a seat whose hand the tile does not complete
+
+
+def _display(**fields: Any) -> dict[str, Any]:
+    """A judge's ``display``, keys sorted as the judge (jsoncpp) writes them."""
+    return dict(sorted(fields.items()))
+
+
+def _judge_entry(output: dict[str, Any]) -> dict[str, Any]:
+    """A judge's log entry, Botzone's keys in its order; the arena measures neither (0)."""
+    return {"memory": 0, "output": output, "time": 0, "verdict": "OK"}
+
 
 class _Judge:
+    """The Botzone judge, answer by answer as the official one checks them (docs/rules.md §20):
+    exact answers (split on single spaces), and in each round the seats in the judge's order."""
+
     def __init__(
         self,
         wall: Sequence[int],
@@ -422,19 +476,17 @@ class _Judge:
             BOTZONE, srand, deal_=deal_botzone(wall), round_wind=Wind(quan), false_wins=True
         )
         self.log: list[dict[str, Any]] = []
-        self.initdata = {"srand": srand, "quan": quan, "walltiles": wall_string(wall)}
+        walltiles = wall_string(wall)
+        self.strlen = len(walltiles)
+        self.initdata = {"quan": quan, "srand": srand, "walltiles": walltiles}
+        self.fault_code: str | None = None  # a verdict other than OK, printed as it is
+        self.wrong_win: tuple[int, FanResult | None] | None = None  # a WH: its fans, if any
 
     # -- rounds -------------------------------------------------------------------------------
     def _ask(self, requests: Sequence[str], display: dict[str, Any]) -> list[Reply]:
+        content = {str(i): r for i, r in enumerate(requests)}
         self.log.append(
-            {
-                "output": {
-                    "command": "request",
-                    "content": {str(i): r for i, r in enumerate(requests)},
-                    "display": display,
-                },
-                "verdict": "OK",
-            }
+            _judge_entry({"command": "request", "content": content, "display": display})
         )
         replies = [
             player.ask(request) for player, request in zip(self.players, requests, strict=True)
@@ -442,24 +494,56 @@ class _Judge:
         self.log.append({str(i): reply.log_entry() for i, reply in enumerate(replies)})
         return replies
 
+    def _tile_counts(self) -> list[int]:
+        """``display.tileCnt``: the tiles left in each seat's wall segment."""
+        return [self.game.segment_remaining(seat) for seat in range(4)]
+
+    def _can_hu(
+        self, seat: int, tile: int, *, self_drawn: bool, robbing: bool = False
+    ) -> tuple[int, FanResult | None]:
+        """What the judge's calculator says of ``seat`` winning on ``tile`` now: the fan total
+        (8 points or not) and the fans, or -3 and None if the tile does not complete the hand."""
+        game = self.game
+        if tile not in game.live_seat(seat).waits:
+            return _NOT_WIN, None
+        try:  # the engine's own reading of the win: its hand and flags (和绝张, the last tile ...)
+            result = game.win_fans(seat, tile, self_drawn=self_drawn, robbing=robbing)
+        except InvalidHandError:
+            return _NOT_WIN, None
+        if not result.is_winning:
+            return _NOT_WIN, None
+        return result.total, result
+
     def run(self) -> None:
         game = self.game
         try:
             for player, seat in zip(self.players, range(4), strict=True):
                 player.start(seat)
-            replies = self._ask(
-                [f"0 {i} {self.quan}" for i in range(4)],
-                {"action": "INIT", "srand": self.initdata["srand"], "quan": self.quan},
+            display = _display(
+                action="INIT",
+                canHu=list(_NO_HU),
+                quan=self.quan,
+                srand=self.initdata["srand"],
+                strlen=self.strlen,
             )
-            if not self._all_pass(replies, set()):
+            replies = self._ask([f"0 {i} {self.quan}" for i in range(4)], display)
+            if not self._all_pass(replies):
                 self._finish()
                 return
             hands = game.deal.hands
+            dealt = self._tile_counts()
+            dealt[0] += 1  # East's 14th tile is drawn in the next round
+            display = _display(
+                action="DEAL",
+                canHu=list(_NO_HU),
+                hand=[[str(TILES[t]) for t in h] for h in hands],
+                tileCnt=dealt,
+            )
             replies = self._ask(
                 ["1 0 0 0 0 " + " ".join(str(TILES[t]) for t in hands[i]) for i in range(4)],
-                {"action": "DEAL", "hand": [[str(TILES[t]) for t in h] for h in hands]},
+                display,
             )
-            if not self._all_pass(replies, set()):
+            if not self._all_pass(replies):
                 self._finish()
                 return
             current: _Round | None = ("draw", 0, None)
@@ -471,156 +555,262 @@ class _Judge:
                 player.close()
 
     def _round(self, rnd: _Round) -> _Round | None:
-        game = self.game
         kind, p, tile = rnd
         if kind == "draw":
-            drawn = game.view(p).drawn
-            assert drawn is not None
-            requests = [f"2 {drawn}" if i == p else f"3 {p} DRAW" for i in range(4)]
-            replies = self._ask(requests, {"action": "DRAW", "player": p, "tile": str(drawn)})
-            if not self._all_pass(replies, {p}):
-                return None
-            action = self._own_action(p, replies[p])
-            if action is None:
-                return None
-            game.act(p, action)
-            if action.kind is ActionKind.DISCARD:
-                return ("play", p, int(action.tile) if action.tile is not None else None)
-            if action.kind is ActionKind.CONCEALED_KONG:
-                return ("gang", p, None)
-            if action.kind is ActionKind.ADDED_KONG:
-                return ("bugang", p, int(action.tile) if action.tile is not None else None)
-            return None  # a win, right or wrong: the hand is over
+            return self._draw_round(p)
         if kind == "gang":
-            replies = self._ask([f"3 {p} GANG"] * 4, {"action": "GANG", "player": p})
-            if not self._all_pass(replies, set()):
-                return None
-            return ("draw", p, None) if not game.is_over else None
+            assert tile is not None
+            return self._kong_round(p, tile)
         if kind == "bugang":
             assert tile is not None
-            request = f"3 {p} BUGANG {TILES[tile]}"
-            replies = self._ask(
-                [request] * 4, {"action": "BUGANG", "player": p, "tile": str(TILES[tile])}
-            )
-            return self._claims(p, tile, replies, robbing=True)
+            return self._robbing_round(p, tile)
         # a discard: PLAY, or a PENG / CHI and its discard
         assert tile is not None
+        can_hu = list(_NO_HU)
+        for step in (1, 2, 3):
+            seat = (p + step) % 4
+            can_hu[seat] = self._can_hu(seat, tile, self_drawn=False)[0]
+        fields: dict[str, Any] = {"action": kind.upper(), "player": p, "tile": str(TILES[tile])}
         if kind == "chi":
-            chow = game.hand_of(p).melds[-1]
-            middle = TILES[chow.tile + 1]
+            middle = TILES[self.game.hand_of(p).melds[-1].tile + 1]
             request = f"3 {p} CHI {middle} {TILES[tile]}"
-            display = {"action": "CHI", "player": p, "tile": str(TILES[tile])}
-            display["tileCHI"] = str(middle)
+            fields["tileCHI"] = str(middle)
         else:
             request = f"3 {p} {kind.upper()} {TILES[tile]}"
-            display = {"action": kind.upper(), "player": p, "tile": str(TILES[tile])}
+        display = _display(canHu=can_hu, tileCnt=self._tile_counts(), **fields)
         replies = self._ask([request] * 4, display)
-        return self._claims(p, tile, replies, robbing=False)
+        return self._discard_round(p, tile, replies)
 
-    def _claims(self, p: int, tile: int, replies: list[Reply], *, robbing: bool) -> _Round | None:
-        """Answers to a discard or an added kong: check them all, then act in seat order."""
+    def _draw_round(self, p: int) -> _Round | None:
+        """A draw: the seats are checked 0-3; the drawer's answer in its turn."""
         game = self.game
-        chosen: dict[int, tuple[Action, ...]] = {}
-        for seat in range(4):
-            reply = replies[seat]
+        drawn = game.view(p).drawn
+        assert drawn is not None
+        can_hu = list(_NO_HU)
+        can_hu[p] = self._can_hu(p, int(drawn), self_drawn=True)[0]
+        requests = [f"2 {drawn}" if i == p else f"3 {p} DRAW" for i in range(4)]
+        display = _display(
+            action="DRAW", canHu=can_hu, player=p, tile=str(drawn), tileCnt=self._tile_counts()
+        )
+        replies = self._ask(requests, display)
+        action: Action | None = None
+        for seat, reply in enumerate(replies):
             if self._failed(seat, reply):
                 return None
-            if seat == p:
+            if seat != p:
                 if reply.response != "PASS":
                     self._forfeit(seat, "illegal action")
                     return None
                 continue
-            actions = self._claim_actions(seat, reply, tile, robbing=robbing)
-            if actions is None:
+            if reply.response == "HU":
+                self._hu(p, int(drawn), self_drawn=True)
+                return None
+            action = self._own_action(p, reply)
+            if action is None:
+                return None
+        assert action is not None
+        game.act(p, action)
+        assert action.tile is not None
+        if action.kind is ActionKind.DISCARD:
+            return ("play", p, int(action.tile))
+        if action.kind is ActionKind.CONCEALED_KONG:
+            return ("gang", p, int(action.tile))
+        return ("bugang", p, int(action.tile))
+
+    def _kong_round(self, p: int, tile: int) -> _Round | None:
+        """A kong (concealed, or on a discard): everyone must pass, checked from the konger."""
+        counts = self._tile_counts()
+        if self.game.view(p).drawn is not None:
+            counts[p] += 1  # the engine has drawn the replacement; the judge draws it next round
+        display = _display(
+            action="GANG",
+            canHu=list(_NO_HU),
+            player=p,
+            tile=str(TILES[tile]),
+            tileCnt=counts,
+        )
+        replies = self._ask([f"3 {p} GANG"] * 4, display)
+        for step in range(4):
+            seat = (p + step) % 4
+            if self._failed(seat, replies[seat]):
+                return None
+            if replies[seat].response != "PASS":
                 self._forfeit(seat, "illegal action")
                 return None
-            chosen[seat] = actions
+        return ("draw", p, None) if not self.game.is_over else None
+
+    def _robbing_round(self, p: int, tile: int) -> _Round | None:
+        """An added kong: checked from the konger; the first HU (robbing the kong) is judged."""
+        game = self.game
+        can_hu = list(_NO_HU)
         for step in (1, 2, 3):
             seat = (p + step) % 4
-            if seat in game.to_act:
-                game.act(seat, chosen[seat][0])
+            can_hu[seat] = self._can_hu(seat, tile, self_drawn=False, robbing=True)[0]
+        display = _display(
+            action="BUGANG",
+            canHu=can_hu,
+            player=p,
+            tile=str(TILES[tile]),
+            tileCnt=self._tile_counts(),
+        )
+        replies = self._ask([f"3 {p} BUGANG {TILES[tile]}"] * 4, display)
+        for step in range(4):
+            seat = (p + step) % 4
+            reply = replies[seat]
+            if self._failed(seat, reply):
+                return None
+            if reply.response == "PASS":
+                continue
+            if reply.response == "HU" and seat != p:
+                self._hu(seat, tile, self_drawn=False, robbing=True, replies=replies)
+                return None
+            self._forfeit(seat, "illegal action")
+            return None
+        for seat in game.to_act:
+            game.act(seat, PASS)
+        return ("draw", p, None) if not game.is_over else None
+
+    def _discard_round(self, p: int, tile: int, replies: list[Reply]) -> _Round | None:
+        """Answers to a discard, in the judge's order: the discarder must pass; the HUs from the
+        discarder (the first decides); PENG / GANG in seat order 0-3, the first granted one
+        ending the checks; then CHI in seat order."""
+        game = self.game
+        if self._failed(p, replies[p]):
+            return None
+        if replies[p].response != "PASS":
+            self._forfeit(p, "illegal action")
+            return None
+        for step in (1, 2, 3):
+            seat = (p + step) % 4
+            if self._failed(seat, replies[seat]):
+                return None
+            if replies[seat].response == "HU":
+                self._hu(seat, tile, self_drawn=False, replies=replies)
+                return None
+        claim: tuple[int, tuple[Action, ...]] | None = None
+        for chow in (False, True):
+            for seat in range(4):
+                text = replies[seat].response or ""
+                if seat == p or text == "PASS" or (len(text.split(" ")) == 3) != chow:
+                    continue
+                actions = self._claim_actions(seat, text, tile, chow=chow)
+                if actions is None:
+                    self._forfeit(seat, "illegal action")
+                    return None
+                claim = (seat, actions)
+                break
+            if claim is not None:
+                break
+        for seat in game.to_act:
+            game.act(seat, claim[1][0] if claim is not None and claim[0] == seat else PASS)
         if game.is_over:
             # a kong on a discard with the konger's segment empty: told, then the hand is drawn
-            kong = next((s for s, a in chosen.items() if a[0].kind is ActionKind.KONG), None)
-            result = game.result
-            if kong is not None and result is not None and result.is_draw:
-                self._ask([f"3 {kong} GANG"] * 4, {"action": "GANG", "player": kong})
+            if claim is not None and claim[1][0].kind is ActionKind.KONG:
+                self._kong_round(claim[0], tile)
             return None
-        c = game.current
-        if robbing:
-            return ("draw", c, None)
-        claim = chosen.get(c)
-        if c == p or claim is None or claim[0].kind is ActionKind.PASS:
-            return ("draw", c, None)
-        first = claim[0].kind
-        if first is ActionKind.KONG:
-            return ("gang", c, None)
-        discard = claim[1]
+        if claim is None:
+            return ("draw", game.current, None)
+        c, actions = claim
+        if actions[0].kind is ActionKind.KONG:
+            return ("gang", c, tile)
+        discard = actions[1]
         if discard not in game.legal_actions(c):
             self._forfeit(c, "illegal action")
             return None
         game.act(c, discard)
         assert discard.tile is not None
-        return ("chi" if first is ActionKind.CHOW else "peng", c, int(discard.tile))
+        return ("chi" if actions[0].kind is ActionKind.CHOW else "peng", c, int(discard.tile))
 
     # -- checking answers ---------------------------------------------------------------------
     def _failed(self, seat: int, reply: Reply) -> bool:
-        """A time-out, a crash or an unreadable answer: forfeit (True)."""
+        """A verdict other than OK (time-out, crash ...): forfeit (True). An answer that could
+        not be read (``response`` None) is no answer: WA wherever the judge reads it."""
         if reply.verdict != "OK":
+            self.fault_code = reply.verdict
             self._forfeit(seat, _VERDICT_REASON.get(reply.verdict, "crash"))
-            return True
-        if reply.response is None:
-            self._forfeit(seat, "illegal action")
             return True
         return False
 
-    def _all_pass(self, replies: Sequence[Reply], except_: set[int]) -> bool:
-        """Seats not in ``except_`` must answer PASS; forfeit the first that does not."""
+    def _all_pass(self, replies: Sequence[Reply]) -> bool:
+        """Every seat must answer exactly PASS (seats 0-3); forfeit the first that does not."""
         for seat, reply in enumerate(replies):
             if self._failed(seat, reply):
                 return False
-            if seat not in except_ and reply.response != "PASS":
+            if reply.response != "PASS":
                 self._forfeit(seat, "illegal action")
                 return False
         return True
 
     def _own_action(self, seat: int, reply: Reply) -> Action | None:
-        """The drawer's answer as an action: PLAY, GANG X, BUGANG X or HU, legal now."""
-        try:
-            response = parse_response(reply.response or "")
-            if response.verb not in ("PLAY", "GANG", "BUGANG", "HU") or (
-                response.verb == "GANG" and not response.tiles
-            ):
-                raise ProtocolError("not an answer to one's own draw")
-            (action,) = response_to_actions(response)
-        except (ProtocolError, ValueError):
+        """The drawer's answer as an action: exactly ``PLAY X``, ``GANG X`` or ``BUGANG X``,
+        legal now; else forfeit (None)."""
+        response = parse_exact(reply.response or "")
+        if (
+            response is None
+            or response.verb not in ("PLAY", "GANG", "BUGANG")
+            or not response.tiles
+        ):
             self._forfeit(seat, "illegal action")
             return None
-        if action != WIN and action not in self.game.legal_actions(seat):
+        (action,) = response_to_actions(response)
+        if action not in self.game.legal_actions(seat):
             self._forfeit(seat, "illegal action")
             return None
         return action
 
     def _claim_actions(
-        self, seat: int, reply: Reply, tile: int, *, robbing: bool
+        self, seat: int, text: str, tile: int, *, chow: bool
     ) -> tuple[Action, ...] | None:
-        try:
-            response = parse_response(reply.response or "")
-        except ProtocolError:
+        """A claim on a discard, exactly ``GANG``, ``PENG Y`` (or ``CHI M Y`` with ``chow``),
+        legal for ``seat``: its actions (the claim, then the discard), else None."""
+        response = parse_exact(text)
+        verbs = ("CHI",) if chow else ("PENG", "GANG")
+        if response is None or response.verb not in verbs:
             return None
-        allowed = ("PASS", "HU") if robbing else ("PASS", "HU", "PENG", "CHI", "GANG")
-        if response.verb not in allowed or (response.verb == "GANG" and response.tiles):
+        if response.verb == "GANG" and response.tiles:
             return None
-        try:
-            actions = response_to_actions(response, TILES[tile])
-        except ProtocolError:
+        actions = response_to_actions(response, TILES[tile])
+        if actions[0] not in self.game.legal_actions(seat):
             return None
-        first = actions[0]
-        if first in (PASS, WIN) or first in self.game.legal_actions(seat):
-            return actions
-        return None
+        return actions
 
     # -- the end ------------------------------------------------------------------------------
+    def _hu(
+        self,
+        seat: int,
+        tile: int,
+        *,
+        self_drawn: bool,
+        robbing: bool = False,
+        replies: Sequence[Reply] = (),
+    ) -> None:
+        """Judge ``seat``'s HU: a win, or a wrong win (the judge prints the fans it found).
+
+        The first HU decides. The other seats' readable answers still go to the engine, so that
+        the hand's record keeps them (they do not change the result: the engine too takes the
+        first HU counter-clockwise from the discarder)."""
+        game = self.game
+        _, fans = self._can_hu(seat, tile, self_drawn=self_drawn, robbing=robbing)
+        game.act(seat, WIN)
+        for other in game.to_act:
+            game.act(other, self._ignored_answer(other, replies, tile))
+        result = game.result
+        if result is not None and result.forfeit_seat == seat:
+            self.wrong_win = (seat, fans)
+
+    def _ignored_answer(self, seat: int, replies: Sequence[Reply], tile: int) -> Action:
+        """An answer the judge did not read (a HU decided first), as an engine action."""
+        text = replies[seat].response if seat < len(replies) else None
+        if text == "HU" and replies[seat].verdict == "OK":
+            return WIN
+        if text is None or self.game.phase is not Phase.RESPOND:
+            return PASS
+        for chow in (False, True):
+            actions = self._claim_actions(seat, text, tile, chow=chow)
+            if actions is not None:
+                return actions[0]
+        return PASS
+
     def _forfeit(self, seat: int, reason: str) -> None:
         if not self.game.is_over:
             self.game.forfeit(seat, reason)
@@ -631,30 +821,34 @@ class _Judge:
         scores = list(result.deltas)
         display: dict[str, Any]
         if result.winner is not None and result.fans is not None:
-            display = {
-                "action": "HU",
-                "player": result.winner,
-                "fanCnt": result.fans.total,
-                "fan": [
-                    {"name": f.fan.zh, "cnt": f.count, "value": f.points} for f in result.fans.fans
-                ],
-            }
+            display = _display(
+                action="HU",
+                canHu=list(_NO_HU),
+                fan=judge_fans(result.fans.fans),
+                fanCnt=result.fans.total,
+                player=result.winner,
+                score=scores,
+            )
         elif result.forfeit_seat is not None:
             reason = result.forfeit_reason or "illegal action"
-            display = {"action": _REASON_CODE.get(reason, "WA"), "player": result.forfeit_seat}
-        else:
-            display = {"action": "HUANG"}
-        display["score"] = scores
-        self.log.append(
-            {
-                "output": {
-                    "command": "finish",
-                    "content": {str(i): s for i, s in enumerate(scores)},
-                    "display": display,
-                },
-                "verdict": "OK",
-            }
-        )
+            code = self.fault_code or _REASON_CODE.get(reason, "WA")
+            fields: dict[str, Any] = {}
+            if reason == "wrong win" and self.wrong_win is not None:
+                fans = self.wrong_win[1]
+                fields["fanCnt"] = fans.total if fans is not None else _NOT_WIN
+                if fans is not None:
+                    fields["fan"] = judge_fans(fans.fans)
+            display = _display(
+                action=code,
+                canHu=list(_NO_HU),
+                player=result.forfeit_seat,
+                score=scores,
+                **fields,
+            )
+        else:  # 荒牌: the judge prints no score
+            display = _display(action="HUANG", canHu=list(_NO_HU), tileCnt=self._tile_counts())
+        content = {str(i): s for i, s in enumerate(scores)}
+        self.log.append(_judge_entry({"command": "finish", "content": content, "display": display}))
 
 
 def play_match(
@@ -786,6 +980,15 @@ def run_arena(
     return run_jobs(play_job, jobs, workers=workers, ray_address=ray_address, on_done=on_done)
 
 
+def iter_arena(
+    jobs: Sequence[ArenaJob], *, workers: int = 1, ray_address: str | None = None
+) -> Iterator[list[ArenaHand]]:
+    """Each deal's hands in the order of the jobs, as they come (:func:`run_arena` without
+    keeping them: fold each into the statistics with :func:`add_deal` and write its logs, so
+    that a long run's memory does not grow with its deals)."""
+    return iter_jobs(play_job, jobs, workers=workers, ray_address=ray_address)
+
+
 @dataclass(slots=True)
 class BotStats:
     """One bot of the line-up over a run."""
@@ -848,25 +1051,30 @@ def summarize(bots: Sequence[BotSpec], deals: Sequence[Sequence[ArenaHand]]) -> 
     of the bot's scores over the deal's seat orders)."""
     stats = [BotStats(i, spec.label) for i, spec in enumerate(bots)]
     for hands in deals:
-        per_deal = [0] * len(stats)
-        for hand in hands:
-            for seat, b in enumerate(hand.order):
-                s = stats[b]
-                s.hands += 1
-                s.total += hand.deltas[seat]
-                per_deal[b] += hand.deltas[seat]
-                if hand.winner == seat:
-                    s.wins += 1
-                    if hand.discarder is None:
-                        s.self_drawn += 1
-                if hand.discarder == seat:
-                    s.deal_ins += 1
-                if hand.forfeit_seat == seat:
-                    s.forfeits += 1
-        if hands:
-            for b, s in enumerate(stats):
-                s.deal_means.append(per_deal[b] / len(hands))
+        add_deal(stats, hands)
     return stats
+
+
+def add_deal(stats: Sequence[BotStats], hands: Sequence[ArenaHand]) -> None:
+    """Add one deal's hands to the statistics (in place): :func:`summarize` deal by deal."""
+    per_deal = [0] * len(stats)
+    for hand in hands:
+        for seat, b in enumerate(hand.order):
+            s = stats[b]
+            s.hands += 1
+            s.total += hand.deltas[seat]
+            per_deal[b] += hand.deltas[seat]
+            if hand.winner == seat:
+                s.wins += 1
+                if hand.discarder is None:
+                    s.self_drawn += 1
+            if hand.discarder == seat:
+                s.deal_ins += 1
+            if hand.forfeit_seat == seat:
+                s.forfeits += 1
+    if hands:
+        for b, s in enumerate(stats):
+            s.deal_means.append(per_deal[b] / len(hands))
 
 
 def write_logs(

@@ -1,9 +1,10 @@
 """Botzone match logs and guobiao hand records, both ways (docs/arena.md).
 
-A Botzone match log is ``{"log": [...], "initdata": {"srand", "quan", "walltiles"}}``: the
+A Botzone match log is ``{"log": [...], "initdata": {"quan", "srand", "walltiles"}}``: the
 judge's outputs at even indexes (``{"output": {"command": "request" | "finish", "content":
 {"0": ..., "3": ...}, "display": {...}}, ...}``) and the four players' answers at odd indexes
-(``{"0": {"verdict": "OK", "response": "PASS", "time": ...}, ...}``).
+(``{"0": {"memory": ..., "time": ..., "verdict": "OK", "response": "PASS"}, ...}``), with Botzone's
+keys in Botzone's order (docs/rules.md §20).
 
 - :func:`match_to_record` judges the log again (guobiao's judge, :mod:`guobiao.botzone.arena`) with each
   seat answering what the log says it answered, checks every request against the log's, and
@@ -162,8 +163,9 @@ class _LogPlayer:
         response = answer.get("response")
         if isinstance(response, dict):  # a JSON bot's whole output object
             response = response.get("response")
-        # any other answer is one the judge cannot read: an illegal action, as on Botzone
-        text = response.strip() if isinstance(response, str) else None
+        # taken as it is (the judge compares answers exactly); any other answer is one the judge
+        # cannot read: an illegal action, as on Botzone
+        text = response if isinstance(response, str) else None
         return Reply("OK", text, time_ms)
 
     def close(self) -> None:
@@ -189,7 +191,10 @@ def verify_match(match: Mapping[str, Any]) -> MatchCheck:
     :class:`~guobiao.table.fields.LogError` naming the field."""
     if not is_match_log(match):
         raise LogError("not a Botzone match log: an object with a 'log' list expected")
-    initdata = required(match, "initdata", dict)
+    given: object = required(match, "initdata", object)
+    if isinstance(given, str):  # Botzone may keep the judge's initdata as a JSON string
+        given = parse_json(given, "initdata")
+    initdata = expect(given, dict, "initdata")
     wall = _walltiles(initdata)
     quan = _seat(optional(initdata, "quan", int, "initdata.", 0), "initdata.quan")
     srand = optional(initdata, "srand", int, "initdata.", 0)

@@ -50,14 +50,16 @@ __all__ = [
     "SeatRequest",
     "action_to_response",
     "choose_response",
+    "parse_exact",
     "parse_request",
     "parse_response",
     "response_to_actions",
     "run",
 ]
 
-BOTZONE_RULES: Final = TableRules(fan_profile="mil", flowers=False)
-"""The judge scores with the reference calculator (the ``mil`` reading), 136 tiles, 8 points."""
+BOTZONE_RULES: Final = TableRules(fan_profile="botzone", flowers=False)
+"""The judge scores with its build of the reference calculator (the ``botzone`` profile, the
+``mil`` reading as that build reads it), 136 tiles, 8 points."""
 
 KEEP_RUNNING: Final = ">>>BOTZONE_REQUEST_KEEP_RUNNING<<<"
 TRANSPORTS: Final = ("auto", "json", "simple")
@@ -330,6 +332,17 @@ def parse_response(text: str) -> Response:
     if verb == "CHI":
         return Response(verb, (_middle(args[0], line), _tile(args[1], line)))
     return Response(verb, tuple(_tile(w, line) for w in args))
+
+
+def parse_exact(text: str) -> Response | None:
+    """Read an answer as the Botzone judge does (docs/rules.md §20): it splits it on each
+    single space and compares the words exactly, so only the well-formed line itself is read
+    (``"PLAY T5 "``, ``"PLAY  T5"`` or ``"HU "`` is not); None for anything else."""
+    try:
+        response = parse_response(text)
+    except ProtocolError:
+        return None
+    return response if str(response) == text else None
 
 
 RESPONSE_PASS: Final = Response("PASS")

@@ -1,21 +1,22 @@
 """The ``guobiao`` command: the group and its commands, each group of them in a module of its own
-(:mod:`.scoring`, :mod:`.games`, :mod:`.botzone`, :mod:`.serve`, :mod:`.tournament`)."""
+(:mod:`.scoring`, :mod:`.games`, :mod:`.botzone`, :mod:`.serve`, :mod:`.tournament`).
+
+A command's module is imported when that command is looked up (:data:`COMMANDS`), not before:
+``guobiao fan --jsonl`` loads the scoring commands and the calculator, never the bots, the server
+or the tournament store, so a stream starts fast and small. ``guobiao --help`` looks every command
+up and lists them as before.
+"""
 
 from __future__ import annotations
 
+import importlib
 from typing import Any
 
 import click
 
 from guobiao import __version__
-from guobiao.cli.botzone import arena, botzone_bot, replay
-from guobiao.cli.games import play, simulate
-from guobiao.cli.scoring import fan, shanten, tiles
-from guobiao.cli.serve import serve
-from guobiao.cli.tournament.commands import tournament  # loads SQLAlchemy only when one runs
-from guobiao.cli.util import fail
 
-__all__ = ["EXTRAS", "main"]
+__all__ = ["COMMANDS", "EXTRAS", "main"]
 
 EXTRAS = {
     "sqlalchemy": "tournament",
@@ -33,9 +34,37 @@ EXTRAS = {
 """The third-party packages of the optional extras (pyproject.toml), by top-level module."""
 
 
+COMMANDS = {
+    "fan": ("guobiao.cli.scoring", "fan"),
+    "shanten": ("guobiao.cli.scoring", "shanten"),
+    "play": ("guobiao.cli.games", "play"),
+    "simulate": ("guobiao.cli.games", "simulate"),
+    "arena": ("guobiao.cli.botzone", "arena"),
+    "replay": ("guobiao.cli.botzone", "replay"),
+    "tiles": ("guobiao.cli.scoring", "tiles"),
+    "botzone-bot": ("guobiao.cli.botzone", "botzone_bot"),
+    "serve": ("guobiao.cli.serve", "serve"),
+    "tournament": ("guobiao.cli.tournament.commands", "tournament"),  # SQLAlchemy when one runs
+}
+"""Every command by name -> (its module, the command object's name there), imported on demand."""
+
+
 class _Guobiao(click.Group):
-    """The ``guobiao`` group: a command whose optional extra is not installed says which one to
-    install (exit code 2) instead of ending in a traceback."""
+    """The ``guobiao`` group: its commands are imported when looked up (:data:`COMMANDS`); a
+    command whose optional extra is not installed says which one to install (exit code 2)
+    instead of ending in a traceback."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*self.commands, *COMMANDS})
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        command = self.commands.get(cmd_name)
+        if command is None and cmd_name in COMMANDS:
+            module, name = COMMANDS[cmd_name]
+            command = getattr(importlib.import_module(module), name)
+            assert isinstance(command, click.Command)
+            self.add_command(command, cmd_name)
+        return command
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
@@ -44,6 +73,8 @@ class _Guobiao(click.Group):
             top = (err.name or "").split(".")[0]
             if top not in EXTRAS:
                 raise
+            from guobiao.cli.util import fail
+
             extra = EXTRAS[top]
             fail(
                 f"guobiao {ctx.invoked_subcommand or ''} needs the {extra} extra, which is not installed "
@@ -63,18 +94,3 @@ def main() -> None:
       guobiao fan --jsonl --rules mil < hands.jsonl      score a stream
       guobiao tiles                                      the tile notations
     """
-
-
-for _command in (
-    fan,
-    shanten,
-    play,
-    simulate,
-    arena,
-    replay,
-    tiles,
-    botzone_bot,
-    serve,
-    tournament,
-):
-    main.add_command(_command)

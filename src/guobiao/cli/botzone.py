@@ -26,7 +26,7 @@ __all__ = ["arena", "botzone_bot", "replay"]
     "--bots",
     "bots_text",
     required=True,
-    help="Four bots, comma-separated: fan, efficiency, random, cmd:PROGRAM ARGS (keep-running), "
+    help="Four bots, comma-separated: strong, fan, efficiency, random, cmd:PROGRAM ARGS (keep-running), "
     "json:PROGRAM ARGS, simple:PROGRAM ARGS, or the path of an executable.",
 )
 @click.option(
@@ -86,7 +86,14 @@ def arena(
     """
     from rich.progress import Progress
 
-    from guobiao.botzone.arena import arena_jobs, parse_bot_spec, run_arena, summarize, write_logs
+    from guobiao.botzone.arena import (
+        add_deal,
+        arena_jobs,
+        iter_arena,
+        parse_bot_spec,
+        summarize,
+        write_logs,
+    )
     from guobiao.jobs.workers import WorkerError
 
     texts = [t.strip() for t in bots_text.split(",") if t.strip()]
@@ -107,25 +114,24 @@ def arena(
         time_limit=time_limit,
         keep_logs=log_dir is not None,
     )
+    # Each deal is logged and added to the statistics as it comes, then dropped: the memory of
+    # a run does not grow with its deals (issue 14).
+    stats = summarize(specs, [])
+    hands = written = 0
     with Progress(console=Console(stderr=True), transient=True, disable=as_json) as progress:
         task = progress.add_task("deals", total=deals)
         try:
-            results = run_arena(
-                jobs,
-                workers=workers,
-                ray_address=ray_address,
-                on_done=lambda k: progress.advance(task, k),
-            )
+            for deal in iter_arena(jobs, workers=workers, ray_address=ray_address):
+                if log_dir is not None:
+                    try:
+                        written += write_logs(log_dir, [deal], specs)
+                    except OSError as err:
+                        _fail(f"cannot write to --log-dir {log_dir}: {err}")
+                add_deal(stats, deal)
+                hands += len(deal)
+                progress.advance(task, 1)
         except WorkerError as err:
             _fail(str(err), 1)
-    written = 0
-    if log_dir is not None:
-        try:
-            written = write_logs(log_dir, results, specs)
-        except OSError as err:
-            _fail(f"cannot write to --log-dir {log_dir}: {err}")
-    stats = summarize(specs, results)
-    hands = sum(len(h) for h in results)
     if as_json:
         out = {
             "deals": deals,
@@ -243,9 +249,9 @@ def _one_line(text: str, limit: int = 500) -> str:
 @click.option(
     "--rules",
     type=click.Choice(PROFILES),
-    default="mil",
+    default="botzone",
     show_default=True,
-    help="Fan profile that decides HU (the Botzone judge counts as the reference, mil).",
+    help="Fan profile that decides HU (botzone: as the Botzone judge counts, docs/rules.md §20).",
 )
 def botzone_bot(
     kind: str, seed: int | None, transport: str, keep_running: bool, rules: str

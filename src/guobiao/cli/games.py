@@ -48,7 +48,7 @@ def _bot_specs(text: str) -> list[str]:
     "bots_text",
     default="fan,efficiency,efficiency,efficiency",
     show_default=True,
-    help="The four players' bots (random, efficiency, fan), comma-separated.",
+    help="The four players' bots (strong, fan, efficiency, random), comma-separated.",
 )
 @click.option("--seed", type=int, default=None, help="Makes the whole run reproducible.")
 @click.option(
@@ -95,11 +95,10 @@ def simulate(
 
     from rich.progress import Progress
 
-    from guobiao.jobs.simulation import play_job, session_jobs
-    from guobiao.jobs.workers import WorkerError, run_jobs
-    from guobiao.table.replay import session_lines, write_log
+    from guobiao.jobs.simulation import SessionOutcome, session_jobs, simulate_summary
+    from guobiao.jobs.workers import WorkerError
+    from guobiao.table.replay import write_log
     from guobiao.table.rules import TableRules
-    from guobiao.table.summary import summarize
 
     names = _bot_specs(bots_text)
     table_rules = TableRules(fan_profile=rules, flowers=not no_flowers, hands_per_session=hands)
@@ -112,25 +111,21 @@ def simulate(
     console = _console()
     with Progress(console=Console(stderr=True), transient=True, disable=as_json) as progress:
         task = progress.add_task("sessions", total=count)
-        jobs = session_jobs(count, names, table_rules, seed)
+
+        def done(outcome: SessionOutcome) -> None:
+            # Each session is written and dropped as it comes: memory stays flat in the run.
+            if log_dir is not None and outcome.log is not None:
+                write_log(log_dir / f"session-{outcome.number:04d}.jsonl", outcome.log)
+            progress.advance(task, 1)
+
+        jobs = session_jobs(count, names, table_rules, seed, log=log_dir is not None)
         try:
-            plays = run_jobs(
-                play_job,
-                jobs,
-                workers=workers,
-                ray_address=ray_address,
-                on_done=lambda k: progress.advance(task, k),
+            summary = simulate_summary(
+                jobs, workers=workers, ray_address=ray_address, on_outcome=done
             )
         except WorkerError as err:
             _fail(str(err), 1)
     elapsed = time.perf_counter() - started
-    if log_dir is not None:
-        for job, play in zip(jobs, plays, strict=True):
-            write_log(
-                log_dir / f"session-{job.number:04d}.jsonl",
-                session_lines(play, table_rules, job.seed),
-            )
-    summary = summarize(plays, table_rules.starting_points)
     if as_json:
         out = {
             "sessions": summary.sessions,
@@ -198,7 +193,8 @@ def simulate(
     "--bots",
     default="fan,fan,fan",
     show_default=True,
-    help="The three opponents, in seat order after you: fan, efficiency, random (one for all).",
+    help="The three opponents, in seat order after you (one for all): strong, fan, efficiency, "
+    "random, or a level: easy (efficiency), normal (fan), strong.",
 )
 @click.option(
     "--hands",
@@ -249,6 +245,7 @@ def play(
     Examples:
       guobiao play                                  a full session against three FanBots
       guobiao play --hands 4 --seed 7 --seat S      one round, the same deals as seed 7
+      guobiao play --bots strong                    against the strongest bots
       guobiao play --bots fan,efficiency,random --tiles chinese --log game.jsonl
     """
     from contextlib import suppress

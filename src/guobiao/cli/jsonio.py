@@ -12,22 +12,29 @@ Out: ``{"ok": true, "total": 22, "meets_minimum": true, "fans": [{"zh": .., "en"
 A line that is not UTF-8, not JSON, or JSON nested too deep or with too long a number, is
 ``invalid`` too (:func:`evaluate_line`); ``"reason": "error"`` would be a bug, never bad input.
 Adapters only: the core never reads JSON.
+
+A stream (``fan --jsonl``) takes :func:`answer_line`: the usual line, every tile a Botzone name and
+every value of its type, is read by one look-up per value (:func:`_quick_hand`) and its answer
+written from ready-made pieces (:func:`_answer_text`); any other line goes the full way above,
+whose messages say what is wrong. Both give the same text (tests/test_fan_jsonl_fast.py).
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Callable, Mapping
+from dataclasses import fields
+from typing import Any, Final
 
 from guobiao.core.context import WinContext, Wind
 from guobiao.core.hand import Hand
 from guobiao.core.melds import Meld, MeldKind
-from guobiao.core.tiles import Tile, TileParseError
+from guobiao.core.tiles import TILES, Tile, TileParseError
 from guobiao.scoring.calculator import calculate
-from guobiao.scoring.result import FanResult, InvalidHandError
+from guobiao.scoring.fans import Fan
+from guobiao.scoring.result import MINIMUM_POINTS, FanResult, InvalidHandError
 
-__all__ = ["evaluate", "evaluate_line", "hand_from_json", "result_to_json"]
+__all__ = ["answer_line", "evaluate", "evaluate_line", "hand_from_json", "result_to_json"]
 
 _KEYS = {
     "concealed",
@@ -200,3 +207,205 @@ def evaluate_line(raw: bytes, number: int, rules: str = "1998") -> dict[str, Any
     else:
         return evaluate(obj, rules)
     return {"ok": False, "reason": "invalid", "message": f"line {number}: {message}"}
+
+
+# -- The stream's fast path ----------------------------------------------------------------------
+
+_PLAYING: Final[dict[str, Tile]] = {str(t): t for t in TILES[:34]}
+"""The 34 playing tiles by Botzone name (``W1`` .. ``J3``): the names a stream usually holds."""
+_WIND_LETTER: Final[dict[str, Wind]] = {w.letter: w for w in Wind}
+_KIND: Final[dict[str, MeldKind]] = {k.value: k for k in MeldKind}
+_MELDS: dict[tuple[str, tuple[str, ...], Any], Meld] = {}
+"""Melds read so far, by (type, tiles as written, from): only valid ones, at most a few
+thousand (the melds a hand can declare), so it is never emptied."""
+
+# Hand's fields set through their slots, as Hand.__post_init__ leaves them: a hand read by
+# _quick_hand is already sorted, of playing tiles, without flowers. Unpacking every field keeps
+# this in step with the class (a new field fails here).
+_SET_CONCEALED, _SET_MELDS, _SET_WIN_TILE, _SET_FLOWERS = (
+    vars(Hand)[field.name].__set__ for field in fields(Hand)
+)
+_NO_MELD_LIST: Final[list[Any]] = []  # "melds" left out: none (never changed)
+
+
+def _quick_meld(raw: Any) -> Meld | None:
+    """A meld as :func:`_meld` reads it (a function of its type, tiles and from, so kept by
+    them), or None when it is not valid or not of the usual types."""
+    try:
+        kind = raw["type"]
+        tiles = raw["tiles"]
+    except (KeyError, TypeError):  # a missing key, or not an object
+        return None
+    offered = raw.get("from")
+    if type(kind) is not str or type(tiles) is not list:
+        return None
+    if offered is not None and type(offered) is not int:
+        return None
+    key = (kind, tuple(tiles), offered)
+    try:
+        return _MELDS[key]
+    except KeyError:
+        pass
+    except TypeError:  # a list among the tiles: no key
+        return None
+    try:
+        meld = _meld(raw, 0)
+    except JsonInputError:
+        return None
+    if len(_MELDS) < 1 << 14:
+        _MELDS[key] = meld
+    return meld
+
+
+_CONTEXTS: dict[tuple[Any, ...], WinContext] = {}
+"""Win contexts read so far, by their values as written (a few thousand are usual): emptied when
+full, so a long stream's memory stays flat."""
+
+
+def _quick_hand(obj: Any) -> tuple[Hand, WinContext] | None:
+    """:func:`hand_from_json` of the usual input, read by look-ups; None for anything else (an
+    unusual notation, a value of another type, an unknown key): :func:`hand_from_json` then
+    reads it, and says what is wrong if anything is."""
+    if type(obj) is not dict:
+        return None
+    if len(obj) == len(_KEYS):  # every key there (else one is unknown, and the look-up fails)
+        try:
+            concealed_raw = obj["concealed"]
+            melds_raw = obj["melds"]
+            win_raw = obj["win_tile"]
+            self_drawn = obj["self_drawn"]
+            fourth_tile = obj["fourth_tile"]
+            kong = obj["kong"]
+            last_tile = obj["last_tile"]
+            seat_raw = obj["seat_wind"]
+            round_raw = obj["round_wind"]
+            flowers = obj["flowers"]
+        except KeyError:
+            return None
+    elif _KEYS.issuperset(obj):  # some left to their defaults
+        get = obj.get
+        concealed_raw = get("concealed")
+        melds_raw = get("melds", _NO_MELD_LIST)
+        win_raw = get("win_tile")
+        self_drawn = get("self_drawn", False)
+        fourth_tile = get("fourth_tile", False)
+        kong = get("kong", False)
+        last_tile = get("last_tile", False)
+        seat_raw = get("seat_wind", "E")
+        round_raw = get("round_wind", "E")
+        flowers = get("flowers", 0)
+    else:
+        return None
+    # the types first: the context's key then holds only str, int and bool values, each where
+    # its own type is expected (1 == True == 1.0 as keys)
+    if (
+        type(concealed_raw) is not list
+        or type(melds_raw) is not list
+        or type(win_raw) is not str
+        or type(seat_raw) is not str
+        or type(round_raw) is not str
+        or type(flowers) is not int
+        or type(self_drawn) is not bool
+        or type(fourth_tile) is not bool
+        or type(kong) is not bool
+        or type(last_tile) is not bool
+    ):
+        return None
+    playing = _PLAYING
+    try:
+        concealed = sorted(map(playing.__getitem__, concealed_raw))
+    except (KeyError, TypeError):  # another notation, or not a string (a list is no key)
+        return None
+    key = (win_raw, seat_raw, round_raw, flowers, self_drawn, fourth_tile, kong, last_tile)
+    context = _CONTEXTS.get(key)
+    if context is None:
+        win = playing.get(win_raw)
+        seat = _WIND_LETTER.get(seat_raw)
+        round_ = _WIND_LETTER.get(round_raw)
+        if win is None or seat is None or round_ is None or not 0 <= flowers <= 8:
+            return None
+        context = WinContext(win, self_drawn, fourth_tile, kong, last_tile, seat, round_, flowers)
+        if len(_CONTEXTS) >= 1 << 12:
+            _CONTEXTS.clear()
+        _CONTEXTS[key] = context
+    if melds_raw:
+        melds = []
+        for raw in melds_raw:
+            meld = _quick_meld(raw)
+            if meld is None:
+                return None
+            melds.append(meld)
+        melds_tuple = tuple(melds)
+    else:
+        melds_tuple = ()
+    hand: Hand = object.__new__(Hand)
+    _SET_CONCEALED(hand, tuple(concealed))
+    _SET_MELDS(hand, melds_tuple)
+    _SET_WIN_TILE(hand, None)
+    _SET_FLOWERS(hand, ())
+    return hand, context
+
+
+_FLOWERS: Final = Fan.FLOWER_TILES
+_NOT_WINNING: Final = json.dumps(result_to_json(FanResult((), is_winning=False)))
+_FAN_TEXT: dict[int, str] = {}
+"""A counted fan's JSON text by ``count << 8 | fan.number`` (an int key: an Enum member hashes
+in Python): 81 fans and the few counts a hand reaches."""
+
+
+def _answer_text(result: FanResult) -> str:
+    """``json.dumps(result_to_json(result), ensure_ascii=False)``, from ready-made pieces."""
+    if not result.is_winning:
+        return _NOT_WINNING
+    parts = []
+    total = flowers = 0
+    texts = _FAN_TEXT
+    for counted in result.fans:
+        fan = counted.fan
+        count = counted.count
+        key = count << 8 | fan.number
+        text = texts.get(key)
+        if text is None:
+            text = json.dumps(
+                {"zh": fan.zh, "en": fan.en, "points": fan.points, "count": count},
+                ensure_ascii=False,
+            )
+            if len(texts) < 1 << 12:
+                texts[key] = text
+        parts.append(text)
+        points = fan.points * count
+        total += points
+        if fan is _FLOWERS:
+            flowers += points
+    meets = "true" if total - flowers >= MINIMUM_POINTS else "false"
+    return (
+        f'{{"ok": true, "total": {total}, "meets_minimum": {meets}, "fans": [{", ".join(parts)}]}}'
+    )
+
+
+_Scanner = Callable[[str, int], tuple[Any, int]]
+_SCAN: Final[_Scanner] = json.JSONDecoder().scan_once  # type: ignore[attr-defined]
+"""The C scanner behind ``json.loads`` (a default decoder's): one JSON value from a position, its
+end; ``json.loads`` is this between JSON white space, which the caller strips."""
+_JSON_SPACE: Final = " \t\n\r"
+
+
+def answer_line(raw: bytes, number: int, rules: str = "1998") -> str:
+    """The JSON text of :func:`evaluate_line`'s answer (``json.dumps(..., ensure_ascii=False)``),
+    the usual line by the fast path."""
+    try:
+        text = raw.decode("utf-8").strip(_JSON_SPACE)
+        obj, end = _SCAN(text, 0)
+    except (ValueError, RecursionError, StopIteration):  # the full way says what is wrong
+        return json.dumps(evaluate_line(raw, number, rules), ensure_ascii=False)
+    if end != len(text):  # more after the value
+        return json.dumps(evaluate_line(raw, number, rules), ensure_ascii=False)
+    read = _quick_hand(obj)
+    if read is None:
+        return json.dumps(evaluate(obj, rules), ensure_ascii=False)
+    try:
+        return _answer_text(calculate(read[0], read[1], rules))
+    except InvalidHandError as err:
+        return json.dumps(
+            {"ok": False, "reason": "invalid", "message": str(err)}, ensure_ascii=False
+        )

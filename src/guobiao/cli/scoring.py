@@ -4,18 +4,15 @@ stream), its shanten, waits and useful tiles, and the tile notations.
 
 from __future__ import annotations
 
-import io
 import json
-import os
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
-from rich.console import Console
-from rich.table import Table
 
-from guobiao.cli.jsonio import evaluate_line, result_to_json
+from guobiao.cli.jsonio import result_to_json
 from guobiao.cli.options import HAND_HELP, RULES_OPTION, WIND, parse_hand_or_fail
+from guobiao.cli.stream import stream_jsonl
 from guobiao.cli.util import console as _console
 from guobiao.cli.util import fail as _fail
 from guobiao.core.context import WinContext, Wind
@@ -23,6 +20,12 @@ from guobiao.core.hand import Hand, format_hand, parse_tiles
 from guobiao.core.tiles import TILES, Tile, TileParseError
 from guobiao.scoring.calculator import calculate
 from guobiao.scoring.result import MINIMUM_POINTS, FanResult, InvalidHandError
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+# rich.table is imported by the commands that print tables, not here: a JSON-lines stream
+# never loads it.
 
 __all__ = ["fan", "shanten", "tiles"]
 
@@ -42,6 +45,8 @@ def _show_hand(hand: Hand, win: Tile, style: str) -> str:
 def _print_result(
     console: Console, hand: Hand, context: WinContext, result: FanResult, style: str, explain: bool
 ) -> None:
+    from rich.table import Table
+
     console.print(f"Hand: {_show_hand(hand, context.win_tile, style)}")
     if result.decomposition:
         console.print(f"Shape: {result.decomposition}")
@@ -79,38 +84,6 @@ def _print_result(
                 console.print(f"  {item.fan.zh} {item.fan.en}: {item.reason}")
         else:
             console.print("\nNo displayed fan was excluded.")
-
-
-def _jsonl(rules: str) -> None:
-    """One output line per non-blank input line, in order, whatever the line holds."""
-    stdin = sys.stdin.buffer
-    stdout = sys.stdout.buffer
-    sys.stdout.flush()
-    try:
-        for number, raw in enumerate(stdin, start=1):
-            if not raw.strip():
-                continue
-            try:
-                out = evaluate_line(raw, number, rules)
-            except Exception as err:  # last resort: the stream goes on
-                message = f"line {number}: internal error: {type(err).__name__}: {err}"
-                click.echo(f"error: {message}", err=True)
-                out = {"ok": False, "reason": "error", "message": message}
-            text = json.dumps(out, ensure_ascii=False) + "\n"
-            stdout.write(text.encode("utf-8", "backslashreplace"))
-            stdout.flush()
-    except BrokenPipeError:  # the reader went away (e.g. `| head`): stop quietly
-        _silence_stdout()
-        sys.exit(1)
-
-
-def _silence_stdout() -> None:
-    """Point stdout at the null device so that the exit's flush finds no broken pipe."""
-    try:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-    except (OSError, ValueError, io.UnsupportedOperation):
-        pass
 
 
 @click.command(epilog=HAND_HELP)
@@ -189,7 +162,7 @@ def fan(
     if jsonl:
         if hand is not None:
             _fail("--jsonl reads hands from stdin: give no HAND")
-        _jsonl(rules)
+        stream_jsonl(rules)
         return
     if hand is None:
         _fail("give a HAND (see 'guobiao fan --help'), or --jsonl to read JSON lines")
@@ -348,6 +321,8 @@ def shanten(hand: str, visible: str, as_json: bool) -> None:
         total_live = sum(i["live"] for i in items)
         console.print(f"{label}: {listed or 'none'}" + (f"  [{total_live} tiles]" if items else ""))
         return
+    from rich.table import Table
+
     table = Table(show_header=True, header_style="bold")
     for column in ("Discard", "Shanten", "Tiles that improve it", "Live"):
         table.add_column(column)
@@ -361,6 +336,8 @@ def shanten(hand: str, visible: str, as_json: bool) -> None:
 @click.command()
 def tiles() -> None:
     """Show every tile in each notation (Botzone, compact, 中文, glyph)."""
+    from rich.table import Table
+
     table = Table(show_header=True, header_style="bold")
     for column in ("Botzone", "compact", "中文", "glyph"):
         table.add_column(column)

@@ -25,7 +25,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from guobiao.bots import BOT_KINDS
+from guobiao.bots import BOT_KINDS, BOT_LEVELS
 from guobiao.core.context import WinContext, Wind
 from guobiao.core.hand import Hand, parse_tiles
 from guobiao.core.melds import Meld, MeldKind
@@ -58,8 +58,17 @@ __all__ = [
 STYLES = ("glyph", "chinese", "botzone")
 """How tiles are shown: Unicode tile glyphs (with the Botzone name in menus), 中文, or ``W5``."""
 
-"""``--bots`` names: :class:`~guobiao.bots.FanBot`, ``EfficiencyBot``, ``RandomBot``."""
-_BOT_ALIASES = {"f": "fan", "e": "efficiency", "eff": "efficiency", "r": "random", "rand": "random"}
+"""``--bots`` names: :class:`~guobiao.bots.StrongBot`, ``FanBot``, ``EfficiencyBot``, ``RandomBot``,
+and the levels (:data:`guobiao.bots.BOT_LEVELS`: easy, normal, strong)."""
+_BOT_ALIASES = {
+    "s": "strong",
+    "f": "fan",
+    "e": "efficiency",
+    "eff": "efficiency",
+    "r": "random",
+    "rand": "random",
+    **BOT_LEVELS,
+}
 
 EXIT_EOF = 1
 """Exit code when the input ends (EOF) before the session does."""
@@ -321,13 +330,15 @@ def _choices(menu: Sequence[Action], kinds: Sequence[ActionKind]) -> str:
 
 
 def parse_bots(text: str) -> tuple[str, str, str]:
-    """``--bots``: three kinds (or one for all three) from fan, efficiency, random."""
+    """``--bots``: three kinds (or one for all three) from strong, fan, efficiency, random, or
+    levels: easy (efficiency), normal (fan), strong."""
     names = [n.strip().lower() for n in text.split(",") if n.strip()]
     kinds = [_BOT_ALIASES.get(n, n) for n in names]
     unknown = [n for n, k in zip(names, kinds, strict=True) if k not in BOT_KINDS]
     if unknown:
         raise ValueError(
             f"unknown bot {', '.join(map(repr, unknown))}: choose from {', '.join(BOT_KINDS)}"
+            f" or a level ({', '.join(BOT_LEVELS)})"
         )
     if len(kinds) == 1:
         kinds *= 3

@@ -3,16 +3,20 @@
 from __future__ import annotations
 
 import sys
-from typing import NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
 import click
-from rich.console import Console
+
+if TYPE_CHECKING:
+    from rich.console import Console
 
 __all__ = ["console", "fail"]
 
 
 def console(ascii_only: bool = False) -> Console:
     """The output console: no markup guessing, no emoji codes; ASCII boxes when asked."""
+    from rich.console import Console  # only the commands that print load rich
+
     return Console(highlight=False, emoji=False, safe_box=ascii_only)
 
 

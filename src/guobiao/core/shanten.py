@@ -35,8 +35,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import IntFlag
-from typing import TYPE_CHECKING, Any, Final, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Final, TypeVar
 
+from guobiao.core.bounded import Bounded
 from guobiao.core.tiles import TILES, Tile
 
 if TYPE_CHECKING:
@@ -80,14 +81,42 @@ class Shape(IntFlag):
 # ---------------------------------------------------------------------------------------------
 
 _Triple = tuple[int, int, int]
+_K = TypeVar("_K")
+_V = TypeVar("_V")
 
-# Every table below is filled lazily and bounded: a full one is emptied before it takes a new
-# entry, so that a server or a long simulation keeps flat memory (a few MiB each at most);
-# emptying loses only time, as every entry is a pure function of its key (the summary ids of
-# _VECTOR_IDS, which other tables hold, are never dropped: a few hundred exist).
-_DECOMP_LIMIT = 1 << 15  # not Final: the tests lower it
-_DECOMP_SUITED: dict[bytes, tuple[_Triple, ...]] = {}
-_DECOMP_HONOR: dict[bytes, tuple[_Triple, ...]] = {}
+
+class _Cache(Bounded[_K, _V]):
+    """A :class:`~guobiao.core.bounded.Bounded` table of ``limit`` entries that fills a missing entry from its
+    factory."""
+
+    __slots__ = ("factory", "limit")
+
+    def __init__(self, factory: Callable[[_K], _V], limit: int = 1 << 15) -> None:
+        super().__init__()
+        self.factory = factory
+        self.limit = limit
+
+    def __missing__(self, key: _K) -> _V:
+        value = self.factory(key)
+        self.put(key, value, self.limit)
+        return value
+
+
+# Every table below is filled lazily and bounded (Bounded): a full one drops its oldest entry
+# for each new one, so that a server or a long simulation keeps flat memory; dropping loses only
+# time, as every entry is a pure function of its key (the summary ids of _VECTOR_IDS, which
+# other tables hold, are never dropped: a few hundred exist). The limits are sized so that the
+# large tables are full after some ten simulated sessions (about 1.5 MiB each at most, less for
+# the others): what a process holds then is what it holds after a thousand. Values that many keys
+# share (a suit's Pareto-best triples, knitted arrangements, ranks that grow a suit) are interned
+# in tables whose size is bounded by the values that can exist, so an entry costs its key.
+_DECOMP_LIMIT = (1 << 15) // 3  # not Final: the tests lower it
+_DECOMP_HONOR_LIMIT: Final = (1 << 11) // 3  # honours: fewer patterns (at most _DECOMP_LIMIT)
+_DECOMP_SUITED: Bounded[bytes, tuple[_Triple, ...]] = Bounded()
+_DECOMP_HONOR: Bounded[bytes, tuple[_Triple, ...]] = Bounded()
+_PARETO: dict[tuple[_Triple, ...], tuple[_Triple, ...]] = {}
+"""Every distinct decomposition value, interned (at most 252**2 antichains of (sets, partial
+sets) for the two pair counts; some hundred occur)."""
 
 
 def _descending(x: _Triple) -> tuple[int, int, int]:
@@ -147,9 +176,8 @@ def _decompose(pattern: bytes, honor: bool) -> tuple[_Triple, ...]:
             kept.append(x)
     kept.sort()
     best = tuple(kept)
-    if len(memo) >= _DECOMP_LIMIT:
-        memo.clear()
-    memo[pattern] = best
+    best = _PARETO.setdefault(best, best)
+    memo.put(pattern, best, min(_DECOMP_LIMIT, _DECOMP_HONOR_LIMIT) if honor else _DECOMP_LIMIT)
     return best
 
 
@@ -225,29 +253,6 @@ def _finals(v: _Vector) -> tuple[int, ...]:
     return tuple(out)
 
 
-_K = TypeVar("_K")
-_V = TypeVar("_V")
-
-
-class _Cache(dict[_K, _V], Generic[_K, _V]):
-    """A dict that fills a missing entry from its factory (hits stay plain dict lookups), emptied
-    when it holds ``limit`` entries and a new one is needed."""
-
-    __slots__ = ("factory", "limit")
-
-    def __init__(self, factory: Callable[[_K], _V], limit: int = 1 << 15) -> None:
-        super().__init__()
-        self.factory = factory
-        self.limit = limit
-
-    def __missing__(self, key: _K) -> _V:
-        value = self.factory(key)
-        if len(self) >= self.limit:
-            self.clear()
-        self[key] = value
-        return value
-
-
 _SHIFT: Final = 20  # summary ids are < 2**20; two ids pack into one int key
 _MASK: Final = (1 << _SHIFT) - 1
 
@@ -260,9 +265,9 @@ def _combined_finals(key: int) -> tuple[int, ...]:
     return _finals(_combine(_VECTORS[key >> _SHIFT], _VECTORS[key & _MASK]))
 
 
-_COMB: Final[_Cache[int, int]] = _Cache(_combined_id)
+_COMB: Final[_Cache[int, int]] = _Cache(_combined_id, (1 << 13) // 3)
 """``a << _SHIFT | b`` (two summary ids) -> summary id of the two suits together."""
-_FIN: Final[_Cache[int, tuple[int, ...]]] = _Cache(_combined_finals)
+_FIN: Final[_Cache[int, tuple[int, ...]]] = _Cache(_combined_finals, (1 << 13) // 3)
 """``a << _SHIFT | b`` -> regular shanten of the two together, indexed by declared melds."""
 
 
@@ -311,8 +316,8 @@ def _honor_id(pattern: bytes) -> int:
     return _summary(_decompose(pattern, True))
 
 
-_SID: Final[_Cache[bytes, int]] = _Cache(_suited_id)
-_HID: Final[_Cache[bytes, int]] = _Cache(_honor_id)
+_SID: Final[_Cache[bytes, int]] = _Cache(_suited_id, (1 << 15) // 3)
+_HID: Final[_Cache[bytes, int]] = _Cache(_honor_id, (1 << 11) // 3)
 """Pattern -> summary id of its best decompositions."""
 
 
@@ -344,6 +349,10 @@ _PERMS: Final = ((0, 1, 2), (0, 2, 1), (1, 0, 2), (1, 2, 0), (2, 0, 1), (2, 1, 0
 
 
 _KNIT_COUNTS: Final = tuple((k & 3, k >> 2 & 3, k >> 4 & 3) for k in range(64))
+_KNIT_ENTRIES: Final = tuple(
+    tuple((e, 5 + i, 5 + j, 5 + k) for i, j, k in _PERMS) for e in range(10)
+)
+"""(knitted count, rest indexes) of each arrangement by count 0..9, shared by _KNIT's entries."""
 
 
 def _knit_table(key: int) -> tuple[int, tuple[tuple[int, int, int, int], ...]]:
@@ -351,9 +360,14 @@ def _knit_table(key: int) -> tuple[int, tuple[tuple[int, int, int, int], ...]]:
     a = _KNIT_COUNTS[key & 63]
     b = _KNIT_COUNTS[key >> 6 & 63]
     c = _KNIT_COUNTS[key >> 12]
-    perms = [(a[i] + b[j] + c[k], 5 + i, 5 + j, 5 + k) for i, j, k in _PERMS]
+    perms = [_KNIT_ENTRIES[a[i] + b[j] + c[k]][n] for n, (i, j, k) in enumerate(_PERMS)]
     perms.sort(reverse=True)
     return perms[0][0], tuple(perms)
+
+
+_GROWN_PAIRS: dict[tuple[int, int], tuple[int, int]] = {}
+"""The (rank, summary id) pairs of _grown, interned: at most 9 per summary id (the pure build
+shares them; compiled, mypyc boxes each pair anew where it is read)."""
 
 
 def _grown(key: bytes, ids: _Cache[bytes, int]) -> tuple[tuple[int, int], ...]:
@@ -365,17 +379,22 @@ def _grown(key: bytes, ids: _Cache[bytes, int]) -> tuple[tuple[int, int], ...]:
         grown[r] += 1
         nid = ids[bytes(grown)]
         if nid != own:
-            out.append((r, nid))
+            pair = (r, nid)
+            out.append(_GROWN_PAIRS.setdefault(pair, pair))
     return tuple(out)
 
 
-_SREC: Final[_Cache[bytes, _Record]] = _Cache(_suited_record)
-_HREC: Final[_Cache[bytes, _Record]] = _Cache(_honor_record)
+_SREC: Final[_Cache[bytes, _Record]] = _Cache(_suited_record, (1 << 15) // 3)
+_HREC: Final[_Cache[bytes, _Record]] = _Cache(_honor_record, (1 << 11) // 3)
 _KNIT: Final[_Cache[int, tuple[int, tuple[tuple[int, int, int, int], ...]]]] = _Cache(
-    _knit_table, 1 << 13
+    _knit_table, (1 << 12) // 3
 )
-_SNEXT: Final[_Cache[bytes, tuple[tuple[int, int], ...]]] = _Cache(lambda key: _grown(key, _SID))
-_HNEXT: Final[_Cache[bytes, tuple[tuple[int, int], ...]]] = _Cache(lambda key: _grown(key, _HID))
+_SNEXT: Final[_Cache[bytes, tuple[tuple[int, int], ...]]] = _Cache(
+    lambda key: _grown(key, _SID), (1 << 13) // 3
+)
+_HNEXT: Final[_Cache[bytes, tuple[tuple[int, int], ...]]] = _Cache(
+    lambda key: _grown(key, _HID), (1 << 11) // 3
+)
 
 _FORMS: Final = ((13, 14), (10, 11), (7, 8), (4, 5), (1, 2))
 _ORPHANS: Final = (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)
@@ -385,6 +404,8 @@ def clear_caches() -> None:
     """Empty every lazily filled table (to free memory or to time a cold start)."""
     _DECOMP_SUITED.clear()
     _DECOMP_HONOR.clear()
+    _PARETO.clear()
+    _GROWN_PAIRS.clear()
     _VECTOR_IDS.clear()
     _VECTORS.clear()
     for cache in (_COMB, _FIN, _KNIT):

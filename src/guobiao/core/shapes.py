@@ -48,7 +48,7 @@ KNITTED_STRAIGHTS: Final[tuple[tuple[int, ...], ...]] = tuple(
 )
 
 
-@lru_cache(maxsize=1 << 15)  # bounded: a long run's memory stays flat
+@lru_cache(maxsize=(1 << 11) // 3)  # bounded (some 0.2 MiB; a third: see core.bounded)
 def _suit_splits(pattern: tuple[int, ...], base: int) -> tuple[tuple[tuple[int, ...], ...], int]:
     """Every way to split one suit's counts into sets, plus one pair when it holds 3n+2 tiles,
     and whether it holds the pair (0 or 1).

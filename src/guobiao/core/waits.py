@@ -91,7 +91,7 @@ def is_unique_wait(standing: list[int], win: int) -> bool:
     return len(waits) == 1
 
 
-@lru_cache(maxsize=1 << 15)  # bounded: a long run's memory stays flat
+@lru_cache(maxsize=(1 << 11) // 3)  # bounded (some 0.2 MiB; a third: see core.bounded)
 def _only_wait(pattern: tuple[int, ...]) -> int:
     """The one rank (0-based) that completes one suit's counts, which hold 3n+1 tiles (to take
     the pair) or 3n+2 (to take a set); -1 when there are more or none, or when 3n+2 tiles already

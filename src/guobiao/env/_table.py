@@ -1,22 +1,26 @@
 """What the environments share: one hand of guobiao, the four seats' observation buffers and
-masks, and the step from an action index to the engine."""
+masks, and the step from an action index to the engine.
+
+Compiled by mypyc in the compiled build (hatch_build.py), with :mod:`guobiao.env.spaces` and
+:mod:`guobiao.env.observation`: a compiled function checks its arguments' declared types, so an
+action index is any ``SupportsInt`` (a numpy integer from a policy) and a seed anything
+``random.Random`` takes. The Gymnasium spaces live in :mod:`guobiao.env._gym_spaces`."""
 
 from __future__ import annotations
 
 import random
-from typing import Any, Final
+from typing import Any, Final, SupportsInt
 
 import numpy as np
 import numpy.typing as npt
-from gymnasium import spaces
 
-from guobiao.env.observation import OBS_SIZE, Board, observation_bounds
+from guobiao.env.observation import Board
 from guobiao.env.spaces import N_ACTIONS, MaskBuilder
 from guobiao.table.game import Game, IllegalActionError
 from guobiao.table.rules import COMPETITION, TableRules
 from guobiao.table.wall import Deal
 
-__all__ = ["AGENTS", "ILLEGAL_ACTIONS", "Table", "action_space", "observation_space"]
+__all__ = ["AGENTS", "ILLEGAL_ACTIONS", "Table"]
 
 AGENTS: Final = ("player_0", "player_1", "player_2", "player_3")
 """The agents by seat: ``player_0`` is East (the dealer), then South, West, North."""
@@ -27,20 +31,6 @@ the hand as a forfeit by that seat (``Game.forfeit(seat, "illegal action")``: it
 ``rules.forfeit_payment`` to each other seat, as the Botzone judge rules)."""
 
 Observation = dict[str, npt.NDArray[Any]]
-
-
-def observation_space() -> spaces.Dict:
-    low, high = observation_bounds()
-    return spaces.Dict(
-        {
-            "observation": spaces.Box(low, high, shape=(OBS_SIZE,), dtype=np.int16),
-            "action_mask": spaces.Box(0, 1, shape=(N_ACTIONS,), dtype=np.int8),
-        }
-    )
-
-
-def action_space() -> spaces.Discrete:
-    return spaces.Discrete(N_ACTIONS)
 
 
 class Table:
@@ -62,7 +52,7 @@ class Table:
         self.version = 0
         self.seeds = random.Random()
 
-    def seed(self, seed: int | None) -> None:
+    def seed(self, seed: int | float | str | bytes | bytearray | None) -> None:
         """Reseed the generator of hand seeds (``None``: from the operating system)."""
         self.seeds = random.Random(seed)
 
@@ -107,7 +97,7 @@ class Table:
         self.refresh(seat)
         return self.mask_arrays[seat].copy()
 
-    def play(self, seat: int, index: int) -> None:
+    def play(self, seat: int, index: SupportsInt) -> None:
         """Apply ``seat``'s action by index (an index outside its mask: see ``illegal_action``)."""
         if self.filled[seat] != self.version:
             self.refresh(seat)

@@ -22,7 +22,8 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv  # type: ignore[import-untyped]
 
-from guobiao.env._table import AGENTS, Observation, Table, action_space, observation_space
+from guobiao.env._gym_spaces import action_space, observation_space
+from guobiao.env._table import AGENTS, Observation, Table
 from guobiao.table.rules import COMPETITION, TableRules
 
 __all__ = ["GuobiaoAECEnv", "env", "raw_env"]

@@ -25,7 +25,8 @@ import numpy as np
 import numpy.typing as npt
 
 from guobiao.bots import Bot, make_bot
-from guobiao.env._table import Table, action_space, observation_space
+from guobiao.env._gym_spaces import action_space, observation_space
+from guobiao.env._table import Table
 from guobiao.table.rules import COMPETITION, TableRules
 
 __all__ = ["ENV_ID", "SingleSeatEnv"]

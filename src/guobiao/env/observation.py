@@ -427,7 +427,9 @@ class Board:
         if state is None or state != self._state:
             self.sync(game)
             self._state = state
-        obs = self.array.take(_GATHER[seat])
+        obs = self.array.take(
+            _GATHER[seat], mode="wrap"
+        )  # all in range: "wrap" keeps them, unchecked
         current = game.current
         if current == seat:
             tile = game.drawn_tile

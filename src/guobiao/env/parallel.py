@@ -19,7 +19,8 @@ from typing import Any, ClassVar
 from gymnasium import spaces
 from pettingzoo import ParallelEnv  # type: ignore[import-untyped]
 
-from guobiao.env._table import AGENTS, Observation, Table, action_space, observation_space
+from guobiao.env._gym_spaces import action_space, observation_space
+from guobiao.env._table import AGENTS, Observation, Table
 from guobiao.table.rules import COMPETITION, TableRules
 
 __all__ = ["GuobiaoParallelEnv", "parallel_env"]

@@ -26,7 +26,8 @@ which engine action each set index stands for, so acting passes the engine its o
 
 from __future__ import annotations
 
-from typing import Final
+from operator import index as _as_index
+from typing import Final, SupportsIndex
 
 from guobiao.core.tiles import TILES
 from guobiao.table import game as _game
@@ -90,14 +91,17 @@ _ACTIONS: Final[tuple[Action, ...]] = (
 assert len(_ACTIONS) == N_ACTIONS
 
 
-def chow_index(low: int, claimed: int) -> int:
-    """The index of the chow with lowest tile ``low`` claiming ``claimed`` (ValueError if none)."""
-    if not 0 <= low < 27 or low % 9 > 6 or not 0 <= claimed - low <= 2:
+def chow_index(low: SupportsIndex, claimed: SupportsIndex) -> int:
+    """The index of the chow with lowest tile ``low`` claiming ``claimed`` (ValueError if none).
+    Any integer will do (a tile, a numpy integer), here and for every index below."""
+    lo = _as_index(low)
+    tile = _as_index(claimed)
+    if not 0 <= lo < 27 or lo % 9 > 6 or not 0 <= tile - lo <= 2:
         raise ValueError(f"no chow from {low} claims {claimed}")
-    return CHOW + 3 * (7 * (low // 9) + low % 9) + claimed - low
+    return CHOW + 3 * (7 * (lo // 9) + lo % 9) + tile - lo
 
 
-def action_index(action: Action, claimed: int | None = None) -> int:
+def action_index(action: Action, claimed: SupportsIndex | None = None) -> int:
     """The index of ``action``; a chow needs ``claimed``, the discard it takes (ValueError if it
     is missing or does not fit the chow)."""
     index = _INDEX.get(action)
@@ -107,25 +111,28 @@ def action_index(action: Action, claimed: int | None = None) -> int:
     if base is None:
         raise ValueError(f"{action} is not in the action space")
     assert action.tile is not None
-    if claimed is None or not 0 <= claimed - action.tile <= 2:
+    tile = None if claimed is None else _as_index(claimed)
+    if tile is None or not 0 <= tile - action.tile <= 2:
         raise ValueError(f"{action} needs the claimed tile (a tile of the chow), not {claimed}")
-    return base + claimed - int(action.tile)
+    return base + tile - int(action.tile)
 
 
-def index_action(index: int) -> Action:
+def index_action(index: SupportsIndex) -> Action:
     """The guobiao action of an index (a chow's position of the claimed tile is dropped: the
     engine's chow names only its lowest tile)."""
-    if not 0 <= index < N_ACTIONS:
+    i = _as_index(index)
+    if not 0 <= i < N_ACTIONS:
         raise ValueError(f"action index {index} is not in 0-{N_ACTIONS - 1}")
-    return _ACTIONS[index]
+    return _ACTIONS[i]
 
 
-def describe(index: int) -> str:
+def describe(index: SupportsIndex) -> str:
     """A readable name: ``discard W5``, ``chow W3W4W5 claiming W4``, ``pung F1``, ``win``."""
     action = index_action(index)
     if action.kind is ActionKind.CHOW:
         assert action.tile is not None
-        return f"{action} claiming {TILES[int(action.tile) + (index - CHOW) % 3]}"
+        claimed = int(action.tile) + (_as_index(index) - CHOW) % 3
+        return f"{action} claiming {TILES[claimed]}"
     return str(action)
 
 
@@ -183,10 +190,10 @@ class MaskBuilder:
         self._mask = mask
         self._legal = legal
         self._indices = None
-        known = _ENGINE_INDEX.get
+        engine = _ENGINE_INDEX  # read directly (not a bound .get): compiled, a C dict look-up
         for action in legal:
-            index = known(id(action))
-            if index is None:  # a chow, or an action that is not the engine's own object
+            index = engine.get(id(action), -1)
+            if index < 0:  # a chow, or an action that is not the engine's own object
                 indices = [self.index(a, claimed) for a in legal]
                 for index in indices:
                     mask[index] = 1

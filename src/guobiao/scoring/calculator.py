@@ -16,7 +16,9 @@ are read from one int of bits (the OR of a per-tile table) whose fans are memois
 (全带幺, 全带五, 全双刻, 箭刻, 幺九刻) are sums of a per-set table.
 
 Profiles: ``"1998"`` (the rules text, default) and ``"mil"`` (the reference calculator's reading);
-they differ only in 明暗杠 (docs/rules.md).
+they differ only in 明暗杠 (docs/rules.md). ``"botzone"`` is ``"mil"`` read as the Botzone judge's
+older build of the reference reads it (docs/rules.md §20): no 边张/坎张/单钓将 beside a concealed
+组合龙, and between readings of equal totals the first one tried is kept.
 """
 
 from __future__ import annotations
@@ -24,9 +26,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import cache
 from itertools import compress, product
-from operator import mul
+from operator import getitem, mul
 from typing import Final
 
+from guobiao.core.bounded import Bounded
 from guobiao.core.context import WinContext
 from guobiao.core.hand import Hand, duplicate_flower
 from guobiao.core.melds import Meld, MeldKind
@@ -69,7 +72,7 @@ from guobiao.scoring.result import (
 
 __all__ = ["PROFILES", "calculate"]
 
-PROFILES: Final = ("1998", "mil")
+PROFILES: Final = ("1998", "mil", "botzone")
 
 _FANS_BY_NUMBER: Final[tuple[Fan | None, ...]] = (None, *Fan)
 
@@ -79,7 +82,6 @@ _REF_ORDER: Final = tuple(
     t if t < 9 or t >= 27 else (t + 9 if t < 18 else t - 9) for t in range(34)
 )
 
-_SLOTS: Final = tuple(range(FAN_TABLE_SIZE))
 _KINDS: Final = tuple(range(34))
 
 # The meld kinds as module constants (an Enum member read from its class is a slow look-up).
@@ -262,9 +264,15 @@ class _Suit:
 _PLACE: Final = tuple(1 << 4 * (t % 9) for t in range(34))
 
 # The readings met so far, one table per suit (万 饼 条, honours) keyed by those ints. Bounded: a
-# table that fills up is emptied, so a long run's memory stays flat.
-_SUIT_TABLES: Final[tuple[dict[int, _Suit], ...]] = ({}, {}, {}, {})
-_SUIT_TABLE_SIZE: Final = 1 << 13  # per suit: 32768 readings in all, as shapes keeps splits
+# full table drops its oldest reading for each new one (core.bounded), so it is full within
+# some ten simulated sessions and a long run's memory stays flat.
+_SUIT_TABLES: Final[tuple[Bounded[int, _Suit], ...]] = (
+    Bounded(),
+    Bounded(),
+    Bounded(),
+    Bounded(),
+)
+_SUIT_TABLE_SIZE: Final = (1 << 12) // 3  # per suit (a third: see core.bounded)
 
 
 def _read_suit(standing: list[int], suit: int, key: int) -> _Suit:
@@ -273,11 +281,10 @@ def _read_suit(standing: list[int], suit: int, key: int) -> _Suit:
     table = _SUIT_TABLES[suit]
     found = table.get(key)
     if found is None:
-        if len(table) >= _SUIT_TABLE_SIZE:
-            table.clear()
         start = 9 * suit
         pattern = tuple(standing[start : start + 9 if suit < 3 else 34])
-        found = table[key] = _Suit(pattern, start)
+        found = _Suit(pattern, start)
+        table.put(key, found, _SUIT_TABLE_SIZE)
     return found
 
 
@@ -1110,7 +1117,8 @@ def _counted_fans(best: list[int], flowers: int) -> tuple[CountedFan, ...]:
     """The counted fans of a fan table, in display order."""
     # Fan numbers 1-81 run from the highest points down, so table order is display order;
     # only 明暗杠 (82, the mil profile) is out of place.
-    fans = tuple([_COUNTED[fan][best[fan]] for fan in compress(_SLOTS, best)])
+    # The rows of the counted fans and their counts, paired in C: _COUNTED[fan][count].
+    fans = tuple(map(getitem, compress(_COUNTED, best), filter(None, best)))
     if flowers:
         fans += (_flower_fan(flowers),)
     if best[F.MELDED_AND_CONCEALED_KONG]:
@@ -1188,7 +1196,8 @@ def calculate(
     """
     if rules not in PROFILES:
         raise ValueError(f"unknown rules profile {rules!r}: choose one of {', '.join(PROFILES)}")
-    ctx = _Ctx(hand, context, rules == "mil")
+    judge = rules == "botzone"  # the mil reading, as the Botzone judge's older build reads it
+    ctx = _Ctx(hand, context, judge or rules == "mil")
     fixed = hand.melds
     why: list[ExcludedFan] | None = [] if explain else None
 
@@ -1202,6 +1211,9 @@ def calculate(
         special = _special_shape(ctx, fixed, why, explain)
         if special is not None:
             best, shape, views = special
+            if judge and not fixed and best[F.KNITTED_STRAIGHT]:
+                # docs/rules.md §20: no wait fan beside a concealed 组合龙
+                best[F.EDGE_WAIT] = best[F.CLOSED_WAIT] = best[F.SINGLE_WAIT] = 0
             seven_pairs = bool(best[F.SEVEN_PAIRS])
             if seven_pairs:  # a regular reading may score higher (就高不就低)
                 best_points = _total(best)
@@ -1222,8 +1234,11 @@ def calculate(
                 points = _total(table)
                 if explain:
                     others.append((" ".join(map(str, _set_views(fixed, split, ctx))), points))
+                # Equal totals: the reference prefers 一色三同顺, a regular reading over 七对 and
+                # 三同刻; the judge's older build keeps the first reading (docs/rules.md §20).
                 if points > best_points or (
                     points == best_points
+                    and not judge
                     and (table[F.PURE_TRIPLE_CHOW] == 1 or seven_pairs or table[F.TRIPLE_PUNG])
                 ):
                     best, best_points, chosen = table, points, split

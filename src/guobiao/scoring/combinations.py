@@ -7,19 +7,30 @@ that the calculator counts them and an explanation can name the sets each rests 
 from __future__ import annotations
 
 from functools import lru_cache
+from math import comb
 from typing import Final
 
+from guobiao.core.bounded import Bounded
+from guobiao.scoring._combination_table import (
+    CHOW_TABLE,
+    CHOW_VALUES,
+    PUNG_TABLE,
+    PUNG_VALUES,
+)
 from guobiao.scoring._fan_ids import F
 from guobiao.scoring._tables import IS_DRAGON, IS_WIND, RANK, SUIT
 
 __all__ = [
+    "CHOW_LOWS",
     "Combination",
     "chow_combinations",
     "chow_fans",
+    "chow_rank",
     "pair_chow_fan",
     "pair_pung_fan",
     "pung_combinations",
     "pung_fans",
+    "pung_rank",
     "terminal_chows",
     "triple_chow_fan",
     "triple_pung_fan",
@@ -196,21 +207,61 @@ def pung_combinations(pungs: tuple[int, ...]) -> tuple[Combination, ...]:
     return tuple(out)
 
 
-# The calculator's hot path needs only the fans, not the sets they rest on: memoised by the sets
-# (a dict each, read with one look-up), bounded: a table that fills up is emptied, so a long run's
-# memory stays flat. An explanation asks for the sets as well, rarely enough to find them again.
-_CHOW_FANS: Final[dict[tuple[int, ...], tuple[int, ...]]] = {}
-_PUNG_FANS: Final[dict[tuple[int, ...], tuple[int, ...]]] = {}
-_TABLE_SIZE: Final = 1 << 14
+# Every combination of 2-4 chows or pungs ranked as one int (the combinatorial number system), by
+# which the generated tables (_combination_table) give its fans without working them out.
+CHOW_LOWS: Final = tuple(t for t in range(27) if t % 9 <= 6)
+"""The lowest tiles of the 21 chows."""
+
+
+def _binomial(n: int, k: int) -> int:
+    return comb(n, k) if n >= k else 0
+
+
+# The rank of sorted chows c_0 <= ... <= c_k-1 (chow numbers 0-20) is the sum of C(c_i + i, i + 1)
+# after the offset of their count k; for pungs (distinct tiles p_0 < ... ) the sum of C(p_i, i + 1).
+_CHOW_NUMBER: Final = {t: i for i, t in enumerate(CHOW_LOWS)}
+_CHOW_PLACE: Final = tuple(
+    tuple(_binomial(_CHOW_NUMBER[t] + i, i + 1) if t in _CHOW_NUMBER else 0 for t in range(27))
+    for i in range(4)
+)
+_CHOW_OFFSET: Final = (0, 0, 0, comb(22, 2), comb(22, 2) + comb(23, 3))
+_PUNG_PLACE: Final = tuple(tuple(_binomial(t, i + 1) for t in range(34)) for i in range(4))
+_PUNG_OFFSET: Final = (0, 0, 0, comb(34, 2), comb(34, 2) + comb(34, 3))
+
+
+def chow_rank(chows: tuple[int, ...]) -> int:
+    """The index of 2-4 sorted chows (by lowest tile) in the chow table."""
+    rank: int = _CHOW_OFFSET[len(chows)]
+    for i, low in enumerate(chows):
+        rank += _CHOW_PLACE[i][low]
+    return rank
+
+
+def pung_rank(pungs: tuple[int, ...]) -> int:
+    """The index of 2-4 sorted pungs (by tile, all different) in the pung table."""
+    rank: int = _PUNG_OFFSET[len(pungs)]
+    for i, tile in enumerate(pungs):
+        rank += _PUNG_PLACE[i][tile]
+    return rank
+
+
+# The calculator's hot path needs only the fans, not the sets they rest on: read from the
+# generated tables, with a bounded dict in front (one look-up by the tuple itself; a full one
+# drops its oldest entry for each new one, so a long run's memory stays flat). An explanation asks for the sets as
+# well, rarely enough to work them out again.
+_CHOW_FANS: Final[Bounded[tuple[int, ...], tuple[int, ...]]] = Bounded()
+_PUNG_FANS: Final[Bounded[tuple[int, ...], tuple[int, ...]]] = Bounded()
+_TABLE_SIZE: Final = (1 << 13) // 3  # each keeps its newest entries (core.bounded)
 
 
 def chow_fans(chows: tuple[int, ...]) -> tuple[int, ...]:
     """The fan numbers of :func:`chow_combinations`, one entry per count."""
     fans = _CHOW_FANS.get(chows)
     if fans is None:
-        if len(_CHOW_FANS) >= _TABLE_SIZE:
-            _CHOW_FANS.clear()
-        fans = _CHOW_FANS[chows] = tuple(fan for fan, _ in chow_combinations(chows))
+        if len(chows) < 2:
+            return ()
+        fans = CHOW_VALUES[CHOW_TABLE[chow_rank(chows)]]
+        _CHOW_FANS.put(chows, fans, _TABLE_SIZE)
     return fans
 
 
@@ -218,9 +269,10 @@ def pung_fans(pungs: tuple[int, ...]) -> tuple[int, ...]:
     """The fan numbers of :func:`pung_combinations`, one entry per count."""
     fans = _PUNG_FANS.get(pungs)
     if fans is None:
-        if len(_PUNG_FANS) >= _TABLE_SIZE:
-            _PUNG_FANS.clear()
-        fans = _PUNG_FANS[pungs] = tuple(fan for fan, _ in pung_combinations(pungs))
+        if len(pungs) < 2:
+            return ()
+        fans = PUNG_VALUES[PUNG_TABLE[pung_rank(pungs)]]
+        _PUNG_FANS.put(pungs, fans, _TABLE_SIZE)
     return fans
 
 

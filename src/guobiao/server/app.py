@@ -525,7 +525,7 @@ def fan_table(profile: str = COMPETITION.fan_profile) -> list[dict[str, Any]]:
     return [
         {"number": f.number, "points": f.points, "zh": f.zh, "en": f.en}
         for f in Fan
-        if profile == "mil" or f is not Fan.MELDED_AND_CONCEALED_KONG
+        if profile in ("mil", "botzone") or f is not Fan.MELDED_AND_CONCEALED_KONG
     ]
 
 

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import random
 import secrets
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any, Final, Literal
 
@@ -74,6 +75,13 @@ __all__ = [
     "same",
     "window_view",
 ]
+
+THREADED_BOTS: Final = frozenset({"strong"})
+"""Bots that may think up to a second: their decisions run in a worker thread (``_THINKERS``),
+so that :meth:`Room.poll`, which the server calls on its event loop, never waits for them."""
+THINK_POLL: Final = 0.02
+"""Seconds between polls while a threaded bot thinks."""
+_THINKERS: Final = ThreadPoolExecutor(max_workers=2, thread_name_prefix="guobiao-bot")
 
 PLACES: Final = ("A", "B", "C", "D")
 """Session player ids of the four places (seated E S W N at the first hand)."""
@@ -284,6 +292,8 @@ class Room:
         self.version = 0  # bumped on every change clients should see
         self.saved_version = -1  # the version last written to the store
         self._bots: dict[int, Bot] = {}
+        # threaded bots' decisions under way: (hand, decision, seat) -> the bot's answer
+        self._thinking: dict[tuple[int, int, int], Future[Action]] = {}
 
     # -- reading ------------------------------------------------------------------------------
     @property
@@ -638,6 +648,14 @@ class Room:
 
     def next_wake(self, now: float) -> float | None:
         """When :meth:`poll` may next have something to do (None: only on a client message)."""
+        wake = self._next_wake(now)
+        if any(not f.done() for f in self._thinking.values()):
+            # a threaded bot thinks: its answer may come at any moment, not at once
+            soon = now + THINK_POLL
+            return soon if wake is None or wake <= now else min(wake, soon)
+        return wake
+
+    def _next_wake(self, now: float) -> float | None:
         game = self.game
         if game is None or self.ended:
             return None
@@ -662,7 +680,12 @@ class Room:
         if game is None or self.ended:
             return False
         if self.window is not None:
-            if now < self.window.ends:
+            thinking = False
+            for seat in game.to_act:  # threaded bots think while the window is open
+                place = self.place_at(seat)
+                if self.bot_plays(place, now) and not self._bot_answer_ready(seat, place):
+                    thinking = True
+            if now < self.window.ends or thinking:
                 return False
             notices.extend(self._close_window(now))
             return True
@@ -674,7 +697,8 @@ class Room:
         for seat in game.to_act:  # a turn (claims are answered in a window)
             place = self.place_at(seat)
             if self.bot_plays(place, now):
-                if now < self.shown_at + self.limits.bot_delay:
+                ready = self._bot_answer_ready(seat, place)  # a threaded bot starts at once
+                if now < self.shown_at + self.limits.bot_delay or not ready:
                     continue
                 notices.extend(self._apply(seat, self._bot_choice(seat, place), now))
                 return True
@@ -702,11 +726,38 @@ class Room:
             "action": str(action),
         }
 
+    def _bot_answer_ready(self, seat: int, place: int) -> bool:
+        """Whether :meth:`_bot_choice` can answer now: always for a quick bot; a threaded bot
+        (:data:`THREADED_BOTS`) is set thinking in a worker thread, and is ready when done."""
+        bot = self._bot(place)
+        if bot.name not in THREADED_BOTS:
+            return True
+        game = self.game
+        assert game is not None
+        key = (len(self.games), self.decision, seat)
+        future = self._thinking.get(key)
+        if future is None:
+            for old, running in list(self._thinking.items()):
+                if old[2] == seat:
+                    if not running.done():
+                        return False  # one decision at a time per bot
+                    del self._thinking[old]  # the table moved on: a stale answer
+            # a SeatView is immutable: the thread reads nothing the table changes
+            future = self._thinking[key] = _THINKERS.submit(bot.choose, game.view(seat))
+        return future.done()
+
     def _bot_choice(self, seat: int, place: int) -> Action:
         game = self.game
         assert game is not None
         view = game.view(seat)
-        action = self._bot(place).choose(view)
+        future = self._thinking.pop((len(self.games), self.decision, seat), None)
+        if future is not None:
+            try:
+                action = future.result()
+            except Exception:  # a bot bug must not stop the table
+                action = default_action(game, seat)
+        else:
+            action = self._bot(place).choose(view)
         if action not in view.legal_actions:  # a bot bug must not stop the table
             action = default_action(game, seat)
         return action

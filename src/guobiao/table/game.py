@@ -1055,13 +1055,22 @@ class Game:
             return False
         return self._win_result(seat, tile, self_drawn=self_drawn, robbing=robbing) is not None
 
+    def win_fans(
+        self, seat: int, tile: int, *, self_drawn: bool, robbing: bool = False
+    ) -> FanResult:
+        """The calculator's reading of ``seat`` winning on ``tile`` now, 8 points or not: the
+        engine's hand and flags (和绝张, the last tile, a kong). ``is_winning`` is False when the
+        tile does not complete the hand; a hand the tiles cannot be raises
+        :class:`~guobiao.scoring.result.InvalidHandError`."""
+        hand = self._win_hand(seat, tile, self_drawn)
+        context = self._win_context(seat, tile, self_drawn=self_drawn, robbing=robbing)
+        return calculate(hand, context, self.rules.fan_profile)
+
     def _win_result(
         self, seat: int, tile: int, *, self_drawn: bool, robbing: bool = False
     ) -> FanResult | None:
         """The fans of a win by ``seat`` on ``tile``, or None if it is not a valid win (8 points)."""
-        hand = self._win_hand(seat, tile, self_drawn)
-        context = self._win_context(seat, tile, self_drawn=self_drawn, robbing=robbing)
-        result = calculate(hand, context, self.rules.fan_profile)
+        result = self.win_fans(seat, tile, self_drawn=self_drawn, robbing=robbing)
         if not result.is_winning or result.points_without_flowers < self.rules.minimum:
             return None
         return result

@@ -43,8 +43,8 @@ FORFEIT_REASONS = ("wrong win", "illegal action", "time-out", "crash")
 class TableRules:
     """How one table plays. Every field has the 1998 competition value as its default.
 
-    - ``fan_profile``: ``"1998"`` (the text) or ``"mil"`` (the reference calculator's reading,
-      which Botzone uses), docs/rules.md.
+    - ``fan_profile``: ``"1998"`` (the text), ``"mil"`` (the reference calculator's reading) or
+      ``"botzone"`` (``mil`` as the Botzone judge's build reads it, §20), docs/rules.md.
     - ``flowers``: 第三条, 144 tiles with the 8 flowers; False plays 136.
     - ``wall_build``: one of :data:`WALL_BUILDS`; ``"botzone"`` needs ``flowers=False``.
     - ``minimum``: 起和分 (第五条), fan points a win needs, flowers not counted.
@@ -64,7 +64,7 @@ class TableRules:
       cannot draw its replacement). False keeps the narrower 1998 reading.
     """
 
-    fan_profile: str = "1998"  # "1998" or "mil" (docs/rules.md)
+    fan_profile: str = "1998"  # "1998", "mil" or "botzone" (docs/rules.md)
     flowers: bool = True  # 第三条: 144 tiles with the 8 flowers; False plays 136
     wall_build: str = "dice"
     minimum: int = 8  # 起和分 (第五条)
@@ -114,7 +114,7 @@ COMPETITION = TableRules()
 """The 1998 competition rules as written."""
 
 BOTZONE = TableRules(
-    fan_profile="mil",
+    fan_profile="botzone",
     flowers=False,
     wall_build="botzone",
     minimum=8,
@@ -126,7 +126,8 @@ BOTZONE = TableRules(
 """The Botzone "Chinese Standard Mahjong" judge (botzone.org, IJCAI competitions), docs/rules.md
 §20: 136 tiles, the segmented wall, 8 points to win, settlement with 底分 8, and a wrong win, an
 illegal action or a time-out ending the hand at -30 for the offender and +10 for each other seat.
-The fans are the reference calculator's (the ``mil`` profile), which the judge runs."""
+The fans are the judge's build of the reference calculator (the ``botzone`` profile: the ``mil``
+reading as that build reads it, docs/rules.md §20)."""
 
 Rules = TableRules
 """Another name for :class:`TableRules`."""

@@ -1,0 +1,379 @@
+"""The strong bot: FanBot's plans, searched for expected points, with defence.
+
+Every decision is scored in *points* (the settlement's units, 第十二条): what the hand after the
+decision is expected to win, from the seat's own view only (:class:`~guobiao.table.game.SeatView`):
+
+- a **ready** hand: each wait is scored by the fan calculator (on a discard and self-drawn, a wait
+  short of the minimum counts for nothing), weighted by its copies still unseen; per round the
+  seat self-draws a wait with probability (copies / unseen tiles) and wins on one of the three
+  others' discards at ``DISCARD_RATE`` times that; a win pays 3 × (fan + 8) self-drawn, fan + 24
+  on a discard, plus ``AVOIDED`` (the loss it spares: the others' later wins). Over the draws
+  the seat has left (its wall segment on Botzone), while no one else has won (a hazard from the
+  others' discards and melds), this is a geometric sum;
+- a hand **one tile from ready**: an expectimax over the draw: each useful tile (useful_tiles),
+  then the best discard of the 14 (each ready hand as above), the wait for the draw and the wait
+  for the win summed over the draws left;
+- a hand **further away**: FanBot's plans give how far the nearest 8-point hand is; the value is
+  a chain of such steps, each at the rate of the hand's live useful tiles, then the win.
+
+A discard's value is then ``(1 - P) × value - P × DEAL_IN_COST``, ``P`` the chance that it feeds
+a ready opponent: each other seat is ready with a probability growing with its discards and
+melds, and waits on the tile in proportion to :func:`~guobiao.bots.view.danger` (its own
+discards, suji, honours seen, terminals). The candidates are FanBot's: near a win (one tile
+from a ready 8-point hand, or ready) its ``top`` best discards of the same tier, re-ranked by
+expected points; far from one, FanBot's best plans, the near-ties (``NEAR_PLANS``) broken by
+live useful tiles (FanBot breaks them at random); and, once some seat is likely ready
+(``THREAT``), the ``safe`` safest discards. Claims and kongs are FanBot's.
+
+Measured in the duplicate arena (benchmarks/bots.py) it plays about as well as FanBot against
+three FanBots (its mean score per hand is within the interval of zero) with fewer deal-ins.
+
+The search is bounded by a count of evaluations (``budget``), not by a clock, so a decision is
+the same for a seed on any machine.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Final
+
+from guobiao.bots.fan import FanBot, _kong_melds, _Turn
+from guobiao.bots.plans import _plans_for
+from guobiao.bots.view import (
+    _ADDED_KONG,
+    _CONCEALED_KONG,
+    _DISCARD,
+    counts_after_kong,
+    danger,
+    hand_counts,
+    unseen_counts,
+)
+from guobiao.core.context import WinContext, Wind
+from guobiao.core.hand import Hand
+from guobiao.core.melds import Meld, MeldKind
+from guobiao.core.shanten import shanten, useful_tiles, waits
+from guobiao.core.tiles import TILES
+from guobiao.scoring.calculator import calculate
+from guobiao.table.game import Action, Phase, SeatView
+from guobiao.table.rules import COMPETITION, TableRules
+
+DISCARD_RATE: Final = 0.5
+"""Per round, each other seat discards a given unseen copy at this fraction of the draw rate."""
+AVOIDED: Final = 6.0
+"""Points a win is worth beyond its payment: the others' later wins it prevents."""
+HAZARD_READY: Final = 0.18
+"""Per round, a ready opponent wins with this probability."""
+DEAL_IN_COST: Final = 10.0
+"""Points a deal-in costs beyond losing the hand's own chances (the winner's fan, less what the
+seat would lose anyway to that win later)."""
+WAIT_SHARE: Final = 0.08
+"""A ready seat waits on a tile with this probability times its danger (0..1)."""
+NEAR_PLANS: Final = 0.95
+"""Far from ready, discards whose plans are worth this much of the best are ranked by their live
+useful tiles (FanBot breaks such ties at random)."""
+THREAT: Final = 0.4
+"""Safe discards are searched once some seat is ready with this probability."""
+FAR_WIN: Final = 42.0
+"""The mean payment of a win, for hands two or more tiles from ready."""
+FAR_WIN_RATE: Final = 0.2
+"""Per round, the chance a ready hand of a far plan wins."""
+FAR_STEP_DECAY: Final = 0.75
+"""Each step nearer to ready has this fraction of the live useful tiles of the one before."""
+
+
+class StrongBot(FanBot):
+    """Expected points over FanBot's candidates, with defence; see the module docstring.
+
+    ``top``: FanBot's best discards searched; ``safe``: the safest discards added; ``budget``:
+    hands evaluated per decision before the search falls back to FanBot's ranking.
+    """
+
+    name = "strong"
+
+    def __init__(
+        self,
+        seed: int | None = None,
+        *,
+        rules: TableRules = COMPETITION,
+        top: int = 4,
+        safe: int = 2,
+        budget: int = 3000,
+    ) -> None:
+        super().__init__(seed, rules=rules, defend=False)
+        self.top = top
+        self.safe = safe
+        self.budget = budget
+
+    # -- decisions -------------------------------------------------------------------------------
+    def decide(self, view: SeatView) -> Action:
+        counts = hand_counts(view)
+        melds = view.melds[view.seat]
+        key = (view.seat, int(view.round_wind))
+        plans = self._plans.get(key)
+        if plans is None:
+            plans = self._plans[key] = _plans_for(*key)
+        turn = _Turn(view, unseen_counts(view, counts), plans)
+        if view.phase is not Phase.ACT:  # claims: FanBot's (the plans' worth with its margin)
+            return self._respond(turn, counts, melds)
+        search = _Search(self, view, turn.unseen)
+        ranked = self._discards(turn, counts, melds)
+        best_worth = ranked[0][0]
+        for action in view.legal_actions:  # FanBot's kongs: a free draw that keeps the worth
+            if action.kind in (_CONCEALED_KONG, _ADDED_KONG):
+                after = counts_after_kong(counts, action)
+                if self._worth(turn, after, _kong_melds(melds, action)) >= best_worth:
+                    return action
+        return Action(_DISCARD, TILES[self._best_discard(search, ranked, counts, melds)])
+
+    def _best_discard(
+        self,
+        search: _Search,
+        ranked: Sequence[tuple[tuple[int, float, float], int, float]],
+        counts: list[int],
+        melds: tuple[Meld, ...],
+    ) -> int:
+        """The discard of highest expected points among FanBot's top and the safest ones."""
+        order = [t for _, t, _ in ranked]
+        cost = {t: c for _, t, c in ranked}
+        tier = ranked[0][0][0]
+        if tier > 0 and self.top > 1:  # near a win: the expected points rank FanBot's top
+            candidates = [t for w, t, _ in ranked[: self.top] if w[0] == tier]
+        else:  # far: among the discards FanBot's plans rate nearly best, the most live tiles
+            top = ranked[0][0]
+            near = [t for w, t, _ in ranked if w[2] == top[2] and w[1] >= top[1] * NEAR_PLANS]
+            candidates = [
+                max(near, key=lambda t: (search.acceptance(counts, melds, t), -order.index(t)))
+            ]
+        if search.threatened:
+            by_risk = sorted(order, key=lambda t: (search.risk[t], order.index(t)))
+            candidates += [t for t in by_risk[: self.safe] if t not in candidates]
+        best = (-math.inf, order[0])
+        for rank, t in enumerate(candidates):
+            counts[t] -= 1
+            value = search.value(counts, melds, cost[t])
+            counts[t] += 1
+            if value is None:  # over budget: FanBot's choice
+                return order[0]
+            p = search.risk[t]
+            score = (1 - p) * value - p * DEAL_IN_COST - 1e-6 * rank
+            if score > best[0]:
+                best = (score, t)
+        return best[1]
+
+
+_ReadyKey = tuple[bytes, tuple[tuple[MeldKind, int], ...], int, int, str, int]
+_SCORES: dict[_ReadyKey, tuple[tuple[int, int, int], ...]] = {}
+"""A ready hand -> (wait, points on a discard, points self-drawn) of each wait (0: short of the
+minimum). Shared by every StrongBot; a pure function of its key."""
+_SCORES_LIMIT: Final = 1 << 13
+"""_SCORES is emptied at this size: a ready hand recurs within one deal, so the hits stay and
+the memory stays bounded however many hands are played."""
+
+
+class _Search:
+    """One decision's evaluations: the view's unseen tiles, draws left, hazard and risks."""
+
+    __slots__ = (
+        "bot",
+        "draws",
+        "hazard",
+        "minimum",
+        "risk",
+        "seat",
+        "spent",
+        "threatened",
+        "total",
+        "unseen",
+        "values",
+        "wind",
+    )
+
+    def __init__(self, bot: StrongBot, view: SeatView, unseen: list[int]) -> None:
+        self.bot = bot
+        self.seat = view.seat
+        self.wind = int(view.round_wind)
+        self.minimum = bot.rules.minimum
+        self.unseen = unseen
+        self.total = max(1, sum(unseen))
+        if view.segment_remaining is not None:
+            self.draws = view.segment_remaining[view.seat]
+        else:
+            self.draws = (view.wall_remaining + 3) // 4
+        self.spent = 0
+        self.values: dict[tuple[bytes, tuple[tuple[MeldKind, int], ...], float], float] = {}
+        seen = [4 - u for u in unseen]
+        ready = []
+        for other in range(4):
+            if other == view.seat:
+                continue
+            exposed = len(view.melds[other]) + view.concealed_kongs[other]
+            turns = len(view.discards[other]) + exposed
+            ready.append((other, 1 - math.exp(-(0.03 * turns + 0.25 * exposed))))
+        self.hazard = min(0.6, HAZARD_READY * sum(p for _, p in ready))
+        self.risk = [0.0] * 34
+        for other, p in ready:
+            for t in range(34):
+                self.risk[t] += p * min(0.9, WAIT_SHARE * danger(t, view, (other,), seen))
+        self.threatened = max(p for _, p in ready) >= THREAT
+
+    def acceptance(self, counts: list[int], melds: tuple[Meld, ...], discard: int) -> int:
+        """Live copies of the tiles that would lower the shanten after ``discard``."""
+        counts[discard] -= 1
+        live = sum(self.unseen[x] for x in useful_tiles(counts, len(melds)))
+        counts[discard] += 1
+        return live
+
+    # -- values ----------------------------------------------------------------------------------
+    def value(self, counts: list[int], melds: tuple[Meld, ...], far_cost: float) -> float | None:
+        """Expected points of a 13-form hand over the draws left (None: over budget)."""
+        key = (bytes(counts), tuple((m.kind, int(m.tile)) for m in melds), far_cost)
+        hit = self.values.get(key)
+        if hit is not None:
+            return hit
+        if self.spent > self.bot.budget:
+            return None
+        s = shanten(counts, len(melds))
+        self.spent += 1
+        if s == 0:
+            g, e = self._ready_rates(counts, melds)
+            value = _geometric(g, e, self.draws)
+        elif s == 1:
+            value = self._one_away(counts, melds)
+            if value <= 0:
+                value = self._far(counts, melds, max(far_cost, 2.0))
+        else:
+            value = self._far(counts, melds, max(far_cost, float(s)))
+        self.values[key] = value
+        return value
+
+    def _ready_rates(self, counts: list[int], melds: tuple[Meld, ...]) -> tuple[float, float]:
+        """Points won per round (g) and the chance per round that the hand ends (e)."""
+        total = self.total
+        g = 0.0
+        win = 0.0
+        for w, on_discard, self_drawn in self._scores(counts, melds):
+            c = self.unseen[w]
+            if c <= 0:
+                continue
+            p = c / total
+            if self_drawn:
+                win += p
+                g += p * (3 * (self_drawn + 8) + AVOIDED)
+            if on_discard:
+                q = 3 * DISCARD_RATE * p
+                win += q
+                g += q * (on_discard + 24 + AVOIDED)
+        return g, win + self.hazard
+
+    def _one_away(self, counts: list[int], melds: tuple[Meld, ...]) -> float:
+        """Expectimax over one useful draw and the best discard, then the ready hand's value."""
+        m = len(melds)
+        total = self.total
+        draws = self.draws
+        hazard = self.hazard
+        terms: list[tuple[float, float, float]] = []
+        for x in useful_tiles(counts, m):
+            c = self.unseen[x]
+            if c <= 0 or counts[x] >= 4:
+                continue
+            counts[x] += 1
+            best = (0.0, 0.0, 1.0)
+            for y in range(34):
+                if counts[y] and y != x:
+                    counts[y] -= 1
+                    self.spent += 1
+                    if shanten(counts, m) == 0:
+                        g, e = self._ready_rates(counts, melds)
+                        if g > 0 and _geometric(g, e, max(1, draws - 2)) > _geometric(
+                            best[1], best[2], max(1, draws - 2)
+                        ):
+                            best = (c / total, g, e)
+                    counts[y] += 1
+            counts[x] -= 1
+            if best[1] > 0:
+                terms.append(best)
+        if not terms:
+            return 0.0
+        stay = max(0.0, 1 - sum(p for p, _, _ in terms) - hazard)
+        value = 0.0
+        weight = 1.0
+        for k in range(draws):  # improve on draw k, then win within the draws after it
+            left = draws - k - 1
+            value += weight * sum(p * _geometric(g, e, left) for p, g, e in terms)
+            weight *= stay
+        return value
+
+    def _far(self, counts: list[int], melds: tuple[Meld, ...], cost: float) -> float:
+        """A chain of ``cost`` steps at the hand's useful-tile rate, then the win."""
+        m = len(melds)
+        rate = sum(self.unseen[x] for x in useful_tiles(counts, m)) / self.total
+        steps = max(1, math.ceil(cost))
+        # probability of being `j` steps from ready, round by round
+        state = [0.0] * (steps + 1)
+        state[steps] = 1.0
+        value = 0.0
+        survive = 1 - self.hazard
+        for _ in range(self.draws):
+            value += state[0] * FAR_WIN_RATE * (FAR_WIN + AVOIDED)
+            nxt = [0.0] * (steps + 1)
+            nxt[0] = state[0] * (1 - FAR_WIN_RATE)
+            for j in range(1, steps + 1):
+                r = min(0.9, rate * FAR_STEP_DECAY ** (steps - j))
+                nxt[j - 1] += state[j] * r
+                nxt[j] += state[j] * (1 - r)
+            state = [x * survive for x in nxt]
+        return value
+
+    def _scores(
+        self, counts: list[int], melds: tuple[Meld, ...]
+    ) -> tuple[tuple[int, int, int], ...]:
+        bot = self.bot
+        key = (
+            bytes(counts),
+            tuple((m.kind, int(m.tile)) for m in melds),
+            self.seat,
+            self.wind,
+            bot.rules.fan_profile,
+            self.minimum,
+        )
+        scores = _SCORES.get(key)
+        if scores is not None:
+            return scores
+        if len(_SCORES) >= _SCORES_LIMIT:
+            _SCORES.clear()
+        hand = Hand(tuple(TILES[t] for t in range(34) for _ in range(counts[t])), melds)
+        held = list(counts)
+        for meld in melds:
+            for t in meld.tiles:
+                held[t] += 1
+        found = []
+        for w in waits(counts, len(melds)):
+            if held[w] >= 4:
+                continue
+            on_discard = self._points(hand, w, False)
+            self_drawn = self._points(hand, w, True)  # 自摸 or 不求人 may reach the minimum
+            found.append((w, on_discard, max(self_drawn, on_discard)))
+        scores = _SCORES[key] = tuple(found)
+        return scores
+
+    def _points(self, hand: Hand, w: int, self_drawn: bool) -> int:
+        context = WinContext(
+            TILES[w],
+            self_drawn=self_drawn,
+            seat_wind=Wind(self.seat),
+            round_wind=Wind(self.wind),
+        )
+        result = calculate(hand, context, self.bot.rules.fan_profile)
+        points = result.points_without_flowers if result.is_winning else 0
+        return points if points >= self.minimum else 0
+
+
+def _geometric(g: float, e: float, rounds: int) -> float:
+    """Points won over ``rounds`` rounds at ``g`` a round, the hand ending at ``e`` a round."""
+    if g <= 0 or rounds <= 0:
+        return 0.0
+    if e <= 1e-9:
+        return g * rounds
+    q = max(0.0, 1 - e)
+    return g * (1 - q**rounds) / e
