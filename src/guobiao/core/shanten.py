@@ -384,7 +384,7 @@ def _grown(key: bytes, ids: _Cache[bytes, int]) -> tuple[tuple[int, int], ...]:
     return tuple(out)
 
 
-_SREC: Final[_Cache[bytes, _Record]] = _Cache(_suited_record, (1 << 15) // 3)
+_SREC: Final[_Cache[bytes, _Record]] = _Cache(_suited_record, (1 << 14) // 3)
 _HREC: Final[_Cache[bytes, _Record]] = _Cache(_honor_record, (1 << 11) // 3)
 _KNIT: Final[_Cache[int, tuple[int, tuple[tuple[int, int, int, int], ...]]]] = _Cache(
     _knit_table, (1 << 12) // 3
