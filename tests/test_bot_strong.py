@@ -22,7 +22,7 @@ from guobiao.cli.terminal import parse_bots
 from guobiao.core.context import Wind
 from guobiao.server import rooms as rooms_module
 from guobiao.server.rooms import Limits, Lobby
-from guobiao.table.game import PASS, WIN, Action, Game, SeatView
+from guobiao.table.game import PASS, WIN, Action, ActionKind, Game, Phase, SeatView
 from guobiao.table.play import play_hand
 from guobiao.table.rules import BOTZONE
 from guobiao.table.wall import deal_botzone, shuffled_tiles
@@ -194,7 +194,7 @@ def test_the_web_pages_offer_every_kind() -> None:
     for page in ("index.html", "room.html"):
         text = (STATIC / page).read_text(encoding="utf-8")
         for kind in BOT_KINDS:
-            assert f'<option value="{kind}" data-i18n="kind_{kind}"' in text, (page, kind)
+            assert f'<option value="{kind}" data-i18n="botlevel_{kind}"' in text, (page, kind)
 
 
 def test_botzone_bot_plays_strong() -> None:
@@ -243,3 +243,52 @@ def test_a_room_with_strong_bots_polls_without_waiting_for_them(
         threading.Event().wait(0.005)
     assert game.history, "the bot's answer was applied"
     assert game.history[0][0] == 0
+
+
+def test_a_claim_window_ends_on_time_while_a_strong_bot_thinks(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Waiting for a bot that may claim would tell the table that it may: the window closes at
+    its end, and a bot still thinking then passes, as a person who does not answer does."""
+    release = threading.Event()
+    real = StrongBot.choose
+    asked: list[int] = []  # seats asked to answer a claim window
+
+    def slow_in_windows(self: StrongBot, view: SeatView) -> Action:
+        if view.phase is not Phase.ACT:  # a claim: think past the window's end
+            asked.append(view.seat)
+            release.wait(10)
+        return real(self, view)
+
+    monkeypatch.setattr(StrongBot, "choose", slow_in_windows)
+    # no person at the table: a window lasts a bot's pause
+    limits = Limits(bot_delay=0.3, between_hands=0, claim=0.5)
+    room = Lobby(limits).create(seed=3, bot_kind="strong")
+    room.add_bots("strong")
+    room.start(0.0)
+    game = room.game
+    assert game is not None
+    t = 0.0
+    opened_at = closed_at = None
+    try:
+        for _ in range(2000):  # until a window in which a bot was asked has closed
+            room.poll(t)
+            if room.window is not None and opened_at is None:
+                opened_at = t
+            if opened_at is not None and room.window is None:
+                if asked:
+                    closed_at = t
+                    break
+                opened_at = None  # nobody could claim in that one
+            t += 0.05
+            threading.Event().wait(0.001)
+        assert asked, "no claim window was met"
+        assert opened_at is not None and closed_at is not None
+        assert closed_at - opened_at <= 0.3 + 0.05 + 1e-9  # its 0.3 s, one poll step at most
+        assert not release.is_set()  # the bots were still thinking when it closed
+        # the window's discard is the last one; every bot asked in it passed
+        last = max(i for i, (_, a) in enumerate(game.history) if a.kind is ActionKind.DISCARD)
+        answers = dict(game.history[last + 1 :])
+        assert {answers.get(seat) for seat in asked} == {PASS}
+    finally:
+        release.set()

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
-from guobiao.bots import BOT_KINDS, BOT_NAMES
+from guobiao.bots import BOT_KINDS, BOT_NAMES, LEVEL_NAMES, LEVEL_OF
 from guobiao.server import app as app_module
 from guobiao.server.app import create_app
 from guobiao.server.protocol import glossary_script
@@ -104,8 +104,10 @@ def test_glossary_js_is_served_to_the_pages(tmp_path: Path) -> None:
     assert data == {
         **json.loads(json.dumps(glossary_data())),
         "bots": {k: v._asdict() for k, v in BOT_NAMES.items()},
+        "levels": {k: LEVEL_NAMES[LEVEL_OF[k]]._asdict() for k in BOT_NAMES},
     }
-    assert list(data["bots"]) == list(BOT_KINDS)
+    assert list(data["bots"]) == list(data["levels"]) == list(BOT_KINDS)
+    assert data["levels"]["fan"] == {"zh": "普通", "en": "normal", "short": ""}
     # every page loads it before common.js, whose terms come from it
     pages = sorted((Path(app_module.__file__).parent / "static").glob("*.html"))
     assert len(pages) >= 8

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from guobiao.bots import BOT_NAMES
+from guobiao.bots import BOT_NAMES, LEVEL_NAMES
 from guobiao.scoring.fans import Fan
 from guobiao.table.glossary import BOT_NAME, TABLE_NAME, TERMS
 from test_server_e2e import post
@@ -48,7 +48,7 @@ WATCH = """() => {
 # Every string the page may show in 中文: t() of every key, the server messages, flattened.
 ZH_STRINGS = """() => {
   const keys = new Set([...Object.keys(STRINGS.en), ...Object.keys(STRINGS.zh), ...Object.keys(TERM_OF),
-    "winds", "acts", ...Object.keys(GLOSSARY.bots).map((k) => "kind_" + k)]);
+    "winds", "acts", ...Object.keys(GLOSSARY.bots).flatMap((k) => ["kind_" + k, "botlevel_" + k])]);
   const out = [];
   const add = (v) => { if (typeof v === "string") out.push(v); else if (v && typeof v === "object") Object.values(v).forEach(add); };
   const before = LANG;
@@ -98,8 +98,12 @@ def test_the_pages_speak_chinese(base_url: str, browser: Any) -> None:
     page.click("#lang")
     page.wait_for_selector("text=创建并与三个机器人对局")
     page.evaluate(WATCH)
+    # the bots' list names the level, then the kind
     assert page.locator("select[name=bot_kind] option[value=fan]").inner_text() == (
-        BOT_NAMES["fan"].zh
+        f"{LEVEL_NAMES['normal'].zh} · {BOT_NAMES['fan'].zh}"
+    )
+    assert page.locator("select[name=bot_kind] option[value=strong]").inner_text() == (
+        BOT_NAMES["strong"].zh
     )
     # an HTTP refusal: a name of spaces only (the browser lets it through, the server does not)
     page.fill("input[name=player]", "   ")
@@ -119,7 +123,9 @@ def test_the_pages_speak_chinese(base_url: str, browser: Any) -> None:
     waiting: set[str] = set(page.evaluate("() => [...window.seen]"))
     wait_id = page.url.rstrip("/").split("/")[-1]
     assert TABLE_NAME.zh.format(id=wait_id[:4]) in waiting
-    assert page.locator("#bot-kind option[value=random]").inner_text() == BOT_NAMES["random"].zh
+    assert page.locator("#bot-kind option[value=random]").inner_text() == (
+        f"{LEVEL_NAMES['easy'].zh} · {BOT_NAMES['random'].zh}"
+    )
     assert not foreign_words(page, waiting, {ZOE, *LATIN.findall(wait_id[:4])}), waiting
     page.goto(f"{base_url}/")
 

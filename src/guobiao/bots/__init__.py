@@ -39,6 +39,7 @@ __all__ = [
     "BOT_KINDS",
     "BOT_LEVELS",
     "BOT_NAMES",
+    "LEVEL_NAMES",
     "LEVEL_OF",
     "Bot",
     "EfficiencyBot",
@@ -74,6 +75,13 @@ LEVEL_OF: Final[dict[str, str]] = {
     "random": "easy",
 }
 """Each kind's level."""
+
+LEVEL_NAMES: Final[dict[str, Term]] = {
+    "easy": Term("入门", "easy"),
+    "normal": Term("普通", "normal"),
+    "strong": Term("高手", "strong"),
+}
+"""Each level as the pages name it."""
 
 
 def make_bot(kind: str, seed: int | None = None, rules: TableRules = COMPETITION) -> Bot:

@@ -26,7 +26,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any, Final
 
-from guobiao.bots import BOT_KINDS, BOT_NAMES
+from guobiao.bots import BOT_KINDS, BOT_NAMES, LEVEL_NAMES, LEVEL_OF
 from guobiao.core.melds import Meld
 from guobiao.core.shanten import discard_options, shanten, useful_tiles, waits
 from guobiao.core.tiles import TILES, Tile
@@ -113,7 +113,11 @@ def tile_table() -> dict[str, dict[str, str]]:
 def glossary_script() -> str:
     """``/static/glossary.js``: the glossary (``guobiao.table.glossary``) and the bots' names as the
     global ``GLOSSARY`` of the pages, which take their terms from it (static/common.js)."""
-    data = {**glossary_data(), "bots": {kind: BOT_NAMES[kind]._asdict() for kind in BOT_KINDS}}
+    data = {
+        **glossary_data(),
+        "bots": {kind: BOT_NAMES[kind]._asdict() for kind in BOT_KINDS},
+        "levels": {kind: LEVEL_NAMES[LEVEL_OF[kind]]._asdict() for kind in BOT_KINDS},
+    }
     return f"const GLOSSARY = {json.dumps(data, ensure_ascii=False)};\n"
 
 

@@ -680,12 +680,13 @@ class Room:
         if game is None or self.ended:
             return False
         if self.window is not None:
-            thinking = False
             for seat in game.to_act:  # threaded bots think while the window is open
                 place = self.place_at(seat)
-                if self.bot_plays(place, now) and not self._bot_answer_ready(seat, place):
-                    thinking = True
-            if now < self.window.ends or thinking:
+                if self.bot_plays(place, now):
+                    self._bot_answer_ready(seat, place)
+            # The window ends on time whoever thinks: waiting for a bot that may claim would
+            # tell everyone that it may (a bot still thinking then passes, as a person would).
+            if now < self.window.ends:
                 return False
             notices.extend(self._close_window(now))
             return True
@@ -752,10 +753,13 @@ class Room:
         view = game.view(seat)
         future = self._thinking.pop((len(self.games), self.decision, seat), None)
         if future is not None:
-            try:
-                action = future.result()
-            except Exception:  # a bot bug must not stop the table
+            if not future.done():  # a claim window ended first: the bot passes
                 action = default_action(game, seat)
+            else:
+                try:
+                    action = future.result()
+                except Exception:  # a bot bug must not stop the table
+                    action = default_action(game, seat)
         else:
             action = self._bot(place).choose(view)
         if action not in view.legal_actions:  # a bot bug must not stop the table

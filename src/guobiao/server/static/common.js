@@ -146,7 +146,7 @@ const STRINGS = {
 // guobiao.table.glossary with the bots' names. t() takes these keys from it: [page key, glossary
 // key, "zh" when the page keeps its own English phrase ("discarded by", "pts") and only the 中文
 // is the glossary's].
-const GLOSSARY_DATA = typeof GLOSSARY === "object" ? GLOSSARY : {terms: {}, winds: [], names: {}, bots: {}};
+const GLOSSARY_DATA = typeof GLOSSARY === "object" ? GLOSSARY : {terms: {}, winds: [], names: {}, bots: {}, levels: {}};
 const TERM_KEYS = [
   ["hand", "hand"], ["wall", "wall"], ["round", "round"], ["shanten", "shanten"], ["ready", "ready"],
   ["pass", "pass"], ["pung", "pung"], ["kong", "kong"], ["chow", "chow"],
@@ -177,6 +177,12 @@ function glossaryString(key, lang) {
   if (key === "winds" && GLOSSARY_DATA.winds.length) return GLOSSARY_DATA.winds.map((w) => term(w, lang));
   if (key === "acts" && lang === "zh") return Object.fromEntries(ACTION_KINDS.map((k) => [k, term(k, lang)]));
   if (key.startsWith("kind_") && GLOSSARY_DATA.bots[key.slice(5)]) return GLOSSARY_DATA.bots[key.slice(5)][lang];
+  if (key.startsWith("botlevel_") && GLOSSARY_DATA.bots[key.slice(9)]) {  // the bots' list: level, then kind
+    const kind = key.slice(9);
+    const level = (GLOSSARY_DATA.levels || {})[kind];
+    const name = GLOSSARY_DATA.bots[kind][lang];
+    return !level || level[lang] === name ? name : `${level[lang]} · ${name}`;
+  }
   return undefined;
 }
 
