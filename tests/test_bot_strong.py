@@ -21,7 +21,7 @@ from guobiao.cli.app import main as cli_main
 from guobiao.cli.terminal import parse_bots
 from guobiao.core.context import Wind
 from guobiao.server import rooms as rooms_module
-from guobiao.server.rooms import Limits, Lobby
+from guobiao.server.rooms import Limits, Lobby, Room
 from guobiao.table.game import PASS, WIN, Action, ActionKind, Game, Phase, SeatView
 from guobiao.table.play import play_hand
 from guobiao.table.rules import BOTZONE
@@ -207,6 +207,15 @@ def test_botzone_bot_plays_strong() -> None:
 # -- the web table thinks off the event loop ---------------------------------------------------
 
 
+def _strong_room(limits: Limits) -> tuple[Room, Game]:
+    """A started room of four strong bots."""
+    room = Lobby(limits).create(seed=3, bot_kind="strong")
+    room.add_bots("strong")
+    room.start(0.0)
+    assert room.game is not None
+    return room, room.game
+
+
 def test_a_room_with_strong_bots_polls_without_waiting_for_them(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -222,12 +231,7 @@ def test_a_room_with_strong_bots_polls_without_waiting_for_them(
         return real(self, view)
 
     monkeypatch.setattr(StrongBot, "choose", slow)
-    limits = Limits(bot_delay=0, between_hands=0, claim=0.5)
-    room = Lobby(limits).create(seed=3, bot_kind="strong")
-    room.add_bots("strong")
-    room.start(0.0)
-    game = room.game
-    assert game is not None
+    room, game = _strong_room(Limits(bot_delay=0, between_hands=0, claim=0.5))
     room.poll(0.0)  # returns: the dealer's bot thinks in its thread
     assert entered.wait(10)
     assert not release.is_set()
@@ -262,12 +266,7 @@ def test_a_claim_window_ends_on_time_while_a_strong_bot_thinks(
 
     monkeypatch.setattr(StrongBot, "choose", slow_in_windows)
     # no person at the table: a window lasts a bot's pause
-    limits = Limits(bot_delay=0.3, between_hands=0, claim=0.5)
-    room = Lobby(limits).create(seed=3, bot_kind="strong")
-    room.add_bots("strong")
-    room.start(0.0)
-    game = room.game
-    assert game is not None
+    room, game = _strong_room(Limits(bot_delay=0.3, between_hands=0, claim=0.5))
     t = 0.0
     opened_at = closed_at = None
     try:
