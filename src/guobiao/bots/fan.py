@@ -69,6 +69,17 @@ _FOURTH_LIMIT = (1 << 9) // 3  # not Final: the tests lower it
 """Entries _FOURTH keeps (asked about some ten times less often than _READY, as soon again)."""
 
 
+def ready_hand(counts: list[int], melds: tuple[Meld, ...]) -> tuple[Hand, list[int]]:
+    """A ready hand of standing ``counts`` and ``melds`` as a :class:`Hand`, and its waits of
+    which the hand does not itself hold all four (the only ones it can win on)."""
+    hand = Hand(tuple(TILES[t] for t in range(34) for _ in range(counts[t])), melds)
+    held = list(counts)
+    for meld in melds:
+        for t in meld.tiles:
+            held[t] += 1
+    return hand, [w for w in waits(counts, len(melds)) if held[w] < 4]
+
+
 class FanBot(Bot):
     """Plans toward hands worth 8 points; see the module docstring.
 
@@ -208,20 +219,15 @@ class FanBot(Bot):
         )
         scores = _READY.get(key)
         if scores is None:
-            hand = Hand(tuple(TILES[t] for t in range(34) for _ in range(counts[t])), melds)
-            held = list(counts)
-            for meld in melds:
-                for t in meld.tiles:
-                    held[t] += 1
+            hand, live_waits = ready_hand(counts, melds)
             found = []
-            for w in waits(counts, len(melds)):
-                if held[w] < 4:
-                    on_discard = self._points(hand, w, turn, False, False)
-                    # self-drawn scores at least as much (自摸, or 不求人 for 门前清)
-                    drawn = on_discard
-                    if on_discard < minimum:
-                        drawn = self._points(hand, w, turn, True, False)
-                    found.append((w, on_discard, drawn))
+            for w in live_waits:
+                on_discard = self._points(hand, w, turn, False, False)
+                # self-drawn scores at least as much (自摸, or 不求人 for 门前清)
+                drawn = on_discard
+                if on_discard < minimum:
+                    drawn = self._points(hand, w, turn, True, False)
+                found.append((w, on_discard, drawn))
             scores = tuple(found)
             _READY.put(key, scores, _READY_LIMIT)
         live = 0.0

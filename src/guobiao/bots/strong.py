@@ -38,7 +38,7 @@ import math
 from collections.abc import Sequence
 from typing import Final
 
-from guobiao.bots.fan import FanBot, _kong_melds, _Turn
+from guobiao.bots.fan import FanBot, _kong_melds, _Turn, ready_hand
 from guobiao.bots.plans import _plans_for
 from guobiao.bots.view import (
     _ADDED_KONG,
@@ -49,10 +49,11 @@ from guobiao.bots.view import (
     hand_counts,
     unseen_counts,
 )
+from guobiao.core.bounded import Bounded
 from guobiao.core.context import WinContext, Wind
 from guobiao.core.hand import Hand
 from guobiao.core.melds import Meld, MeldKind
-from guobiao.core.shanten import shanten, useful_tiles, waits
+from guobiao.core.shanten import shanten, useful_tiles
 from guobiao.core.tiles import TILES
 from guobiao.scoring.calculator import calculate
 from guobiao.table.game import Action, Phase, SeatView
@@ -163,12 +164,12 @@ class StrongBot(FanBot):
 
 
 _ReadyKey = tuple[bytes, tuple[tuple[MeldKind, int], ...], int, int, str, int]
-_SCORES: dict[_ReadyKey, tuple[tuple[int, int, int], ...]] = {}
+_SCORES: Bounded[_ReadyKey, tuple[tuple[int, int, int], ...]] = Bounded()
 """A ready hand -> (wait, points on a discard, points self-drawn) of each wait (0: short of the
 minimum). Shared by every StrongBot; a pure function of its key."""
-_SCORES_LIMIT: Final = 1 << 13
-"""_SCORES is emptied at this size: a ready hand recurs within one deal, so the hits stay and
-the memory stays bounded however many hands are played."""
+_SCORES_LIMIT: Final = (1 << 13) // 3
+"""_SCORES keeps this many entries, the newest (core.bounded): a ready hand recurs within one
+deal, so the hits stay and the memory stays flat however many hands are played."""
 
 
 class _Search:
@@ -340,21 +341,14 @@ class _Search:
         scores = _SCORES.get(key)
         if scores is not None:
             return scores
-        if len(_SCORES) >= _SCORES_LIMIT:
-            _SCORES.clear()
-        hand = Hand(tuple(TILES[t] for t in range(34) for _ in range(counts[t])), melds)
-        held = list(counts)
-        for meld in melds:
-            for t in meld.tiles:
-                held[t] += 1
+        hand, live_waits = ready_hand(counts, melds)
         found = []
-        for w in waits(counts, len(melds)):
-            if held[w] >= 4:
-                continue
+        for w in live_waits:
             on_discard = self._points(hand, w, False)
             self_drawn = self._points(hand, w, True)  # 自摸 or 不求人 may reach the minimum
             found.append((w, on_discard, max(self_drawn, on_discard)))
-        scores = _SCORES[key] = tuple(found)
+        scores = tuple(found)
+        _SCORES.put(key, scores, _SCORES_LIMIT)
         return scores
 
     def _points(self, hand: Hand, w: int, self_drawn: bool) -> int:
