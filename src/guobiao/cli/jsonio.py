@@ -26,6 +26,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import fields
 from typing import Any, Final
 
+from guobiao.core.bounded import Bounded
 from guobiao.core.context import WinContext, Wind
 from guobiao.core.hand import Hand
 from guobiao.core.melds import Meld, MeldKind
@@ -215,9 +216,9 @@ _PLAYING: Final[dict[str, Tile]] = {str(t): t for t in TILES[:34]}
 """The 34 playing tiles by Botzone name (``W1`` .. ``J3``): the names a stream usually holds."""
 _WIND_LETTER: Final[dict[str, Wind]] = {w.letter: w for w in Wind}
 _KIND: Final[dict[str, MeldKind]] = {k.value: k for k in MeldKind}
-_MELDS: dict[tuple[str, tuple[str, ...], Any], Meld] = {}
-"""Melds read so far, by (type, tiles as written, from): only valid ones, at most a few
-thousand (the melds a hand can declare), so it is never emptied."""
+_MELDS: Bounded[tuple[str, tuple[str, ...], Any], Meld] = Bounded()
+"""Melds read so far, by (type, tiles as written, from): only valid ones (a few thousand can be
+declared), the newest kept (core.bounded)."""
 
 # Hand's fields set through their slots, as Hand.__post_init__ leaves them: a hand read by
 # _quick_hand is already sorted, of playing tiles, without flowers. Unpacking every field keeps
@@ -252,14 +253,13 @@ def _quick_meld(raw: Any) -> Meld | None:
         meld = _meld(raw, 0)
     except JsonInputError:
         return None
-    if len(_MELDS) < 1 << 14:
-        _MELDS[key] = meld
+    _MELDS.put(key, meld, (1 << 14) // 3)
     return meld
 
 
-_CONTEXTS: dict[tuple[Any, ...], WinContext] = {}
-"""Win contexts read so far, by their values as written (a few thousand are usual): emptied when
-full, so a long stream's memory stays flat."""
+_CONTEXTS: Bounded[tuple[Any, ...], WinContext] = Bounded()
+"""Win contexts read so far, by their values as written (a few thousand are usual), the newest
+kept (core.bounded), so a long stream's memory stays flat."""
 
 
 def _quick_hand(obj: Any) -> tuple[Hand, WinContext] | None:
@@ -325,9 +325,7 @@ def _quick_hand(obj: Any) -> tuple[Hand, WinContext] | None:
         if win is None or seat is None or round_ is None or not 0 <= flowers <= 8:
             return None
         context = WinContext(win, self_drawn, fourth_tile, kong, last_tile, seat, round_, flowers)
-        if len(_CONTEXTS) >= 1 << 12:
-            _CONTEXTS.clear()
-        _CONTEXTS[key] = context
+        _CONTEXTS.put(key, context, (1 << 12) // 3)
     if melds_raw:
         melds = []
         for raw in melds_raw:

@@ -9,6 +9,7 @@ from typing import Any, TypeVar
 
 import click
 
+from guobiao.cli.stream import DEFAULT_RULES
 from guobiao.cli.util import fail as _fail
 from guobiao.core.context import Wind
 from guobiao.core.hand import Hand, parse_hand
@@ -66,9 +67,10 @@ WIND = WindType()
 RULES_OPTION = click.option(
     "--rules",
     type=click.Choice(PROFILES),
-    default="1998",
+    default=DEFAULT_RULES,
     show_default=True,
-    help="Fan profile: 1998 (the rules text) or mil (modern reference reading).",
+    help="Fan profile: 1998 (the rules text), mil (modern reference reading) or botzone (mil as "
+    "the Botzone judge reads it).",
 )
 
 
