@@ -70,6 +70,7 @@ def test_the_stream_answers_as_the_fan_command_without_click() -> None:
     loaded = set(done.stderr.decode().split())
     assert "guobiao.cli.stream" in loaded
     assert not {"click", "rich", "guobiao.cli.app"} & loaded
+    assert "guobiao.core.shanten" not in loaded  # the package's names load on first use
 
 
 def test_other_command_lines_go_to_the_command_group() -> None:
