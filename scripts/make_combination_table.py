@@ -12,15 +12,15 @@ Deterministic; tests/test_combination_table.py checks every entry against the fu
 
 from __future__ import annotations
 
-import argparse
 import base64
 import sys
-import zlib
 from itertools import combinations, combinations_with_replacement
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
+
+from _generated import blob, write_or_check  # noqa: E402
 
 from guobiao.scoring.combinations import (  # noqa: E402
     CHOW_LOWS,
@@ -49,11 +49,6 @@ def listed(values: tuple[tuple[int, ...], ...]) -> str:
     return "(\n" + "".join(f"    {value!r},\n" for value in values) + ")"
 
 
-def blob(data: bytes) -> str:
-    text = base64.b85encode(zlib.compress(data, 9)).decode()
-    return "\n".join(f'        "{text[i : i + 84]}"' for i in range(0, len(text), 84))
-
-
 def render() -> str:
     chows = [c for k in (2, 3, 4) for c in combinations_with_replacement(CHOW_LOWS, k)]
     pungs = [p for k in (2, 3, 4) for p in combinations(range(34), k)]
@@ -77,29 +72,19 @@ PUNG_VALUES: Final[tuple[tuple[int, ...], ...]] = {listed(pung_values)}
 
 CHOW_TABLE: Final = zlib.decompress(
     base64.b85decode(
-{blob(chow_bytes)}
+{blob(chow_bytes, encode=base64.b85encode)}
     )
 )
 PUNG_TABLE: Final = zlib.decompress(
     base64.b85decode(
-{blob(pung_bytes)}
+{blob(pung_bytes, encode=base64.b85encode)}
     )
 )
 '''
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--check", action="store_true", help="compare, do not write")
-    args = parser.parse_args()
-    text = render()
-    if args.check:
-        same = OUT.exists() and OUT.read_text(encoding="utf-8") == text
-        print("up to date" if same else f"{OUT} differs: run {Path(__file__).name}")
-        return 0 if same else 1
-    OUT.write_text(text, encoding="utf-8")
-    print(f"wrote {OUT}")
-    return 0
+    return write_or_check(OUT, render, __file__, __doc__.split("\n\n")[0])
 
 
 if __name__ == "__main__":

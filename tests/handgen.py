@@ -37,6 +37,7 @@ __all__ = [
     "generate",
     "generate_family",
     "generate_tagged",
+    "generate_with_specials",
     "hand_issues",
 ]
 
@@ -743,6 +744,25 @@ def generate_family(name: str, n: int, seed: int = 0) -> Iterator[dict[str, Any]
     rng = random.Random(seed)
     for _ in range(n):
         yield _one(rng, name)
+
+
+SPECIAL_FAMILIES = (
+    "seven_pairs",
+    "shifted_pairs",
+    "thirteen_orphans",
+    "knitted_tiles",
+    "knitted_straight",
+    "nine_gates",
+)
+"""The families of the special shapes (七对 连七对 十三幺 全不靠 组合龙 九莲宝灯), rare in the mix."""
+
+
+def generate_with_specials(n: int, per_family: int, seed: int = 0) -> list[dict[str, Any]]:
+    """``n`` hands of the weighted mix, then ``per_family`` of each special shape's family."""
+    hands = list(generate(n, seed))
+    for i, family in enumerate(SPECIAL_FAMILIES):
+        hands += generate_family(family, per_family, seed + i)
+    return hands
 
 
 # ---------------------------------------------------------------------------------------------

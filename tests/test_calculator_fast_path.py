@@ -1,7 +1,8 @@
 """The fan calculator's fast paths against the slow ones they replace.
 
-The calculator reads each suit of a hand once, from a memoised table (``calculator._Suit``), and
-decides from its counts which special shapes to try, whether four of a tile or five are held, the
+The calculator reads each suit of a hand from a table made ahead of time
+(``scoring/_suit_table.py``; ``calculator._Suit`` works a suit out the slow way), and decides from
+what it holds which special shapes to try, whether four of a tile or five are held, the
 tile classes, the decompositions and the unique wait (独听). Each of those is checked here against
 the plain computation from the hand's counts: the shapes module's ``decompose``, the waits
 module's ``is_unique_wait_of_winning``, and every special shape tried with no filter at all.
@@ -32,15 +33,6 @@ from guobiao.scoring import calculator as calc
 from guobiao.scoring.fans import Fan
 from guobiao.scoring.result import CountedFan, FanResult, InvalidHandError, winning_result
 
-SPECIAL_FAMILIES = (
-    "seven_pairs",
-    "shifted_pairs",
-    "thirteen_orphans",
-    "knitted_tiles",
-    "knitted_straight",
-    "nine_gates",
-)
-
 
 def _read(hand: Hand, context: WinContext) -> calc._Ctx:
     return calc._Ctx(hand, context, True)
@@ -48,10 +40,7 @@ def _read(hand: Hand, context: WinContext) -> calc._Ctx:
 
 def generated(n: int, seed: int) -> list[tuple[Hand, WinContext]]:
     """Hands of every family, the special shapes' families oversampled."""
-    objs = list(handgen.generate(n, seed))
-    for i, family in enumerate(SPECIAL_FAMILIES):
-        objs += handgen.generate_family(family, n // 10, seed + i)
-    return [hand_from_json(obj) for obj in objs]
+    return [hand_from_json(obj) for obj in handgen.generate_with_specials(n, n // 10, seed)]
 
 
 # Random hands, most of them no winning shape at all, drawn from pools that make the special

@@ -216,14 +216,17 @@ def test_full_tables_are_emptied_and_answer_the_same(monkeypatch: pytest.MonkeyP
     clear_caches()
     roomy = answers()
     tables = [v for v in vars(module).values() if isinstance(v, dict) and hasattr(v, "limit")]
-    assert len(tables) >= 9  # _COMB _FIN _SID _HID _SREC _HREC _KNIT _SNEXT _HNEXT
+    assert len(tables) >= 8  # _COMB _FIN _SREC _SRESTS _HREC _KNIT _SNEXT _HNEXT
     for table in tables:
         monkeypatch.setattr(table, "limit", 5)
     monkeypatch.setattr(module, "_DECOMP_LIMIT", 5)
     clear_caches()
     assert answers() == roomy
-    for table in [*tables, module._DECOMP_SUITED, module._DECOMP_HONOR]:
+    for table in tables:
         assert 0 < len(table) <= 5
+    # a pattern is decomposed only outside the generated tables (a fifth copy): maybe none here
+    for memo in (module._DECOMP_SUITED, module._DECOMP_HONOR):
+        assert len(memo) <= 5
     monkeypatch.undo()
     clear_caches()
 

@@ -23,11 +23,13 @@ reference that are reproduced on purpose:
   ``1m``) is reported like the reference does. :func:`waits` therefore lists every kind that
   completes the hand "on paper", even if all four copies are already in the hand.
 
-Speed comes from caches, not search: each suit's 9 counts (7 for honours) are looked up in a
-lazily filled dict that maps the pattern to a record (the best set/partial-set/pair combinations,
-pairs, terminal and knitted counts); the records of the four suits are then combined through small
-memoised tables. Nothing is computed at import time, and a new pattern costs well under a
-millisecond.
+Speed comes from tables, not search: each suit's 9 counts (7 for honours) are looked up in a
+bounded dict that maps the pattern to a record (the summary of its best set/partial-set/pair
+combinations, pairs, terminal and knitted counts); the records of the four suits are then
+combined through small memoised tables. A record is built from generated tables
+(:mod:`guobiao.core._shanten_table`: the summary of every pattern a hand can hold, one byte
+each; some 1.4 MB with the dicts that rank a pattern), loaded the first time a shanten is asked
+for; nothing is computed at import time, and a new pattern costs a few microseconds.
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import IntFlag
+from itertools import product
 from typing import TYPE_CHECKING, Any, Final, TypeVar
 
 from guobiao.core.bounded import Bounded
@@ -102,19 +105,21 @@ class _Cache(Bounded[_K, _V]):
         return value
 
 
-# Every table below is filled lazily and bounded (Bounded): a full one drops its oldest entry
-# for each new one, so that a server or a long simulation keeps flat memory; dropping loses only
-# time, as every entry is a pure function of its key (the summary ids of _VECTOR_IDS, which
-# other tables hold, are never dropped: a few hundred exist). The limits are sized so that the
+# The decomposition below makes the generated tables (scripts/make_shanten_table.py) and answers
+# the patterns outside them (a fifth copy, when testing a wait). Every table below is filled
+# lazily and bounded (Bounded): a full one drops its oldest entry for each new one, so that a
+# server or a long simulation keeps flat memory; dropping loses only time, as every entry is a
+# pure function of its key (the summary ids of _VECTOR_IDS, which other tables hold, are never
+# dropped: a few hundred exist). The limits are sized so that the
 # large tables are full after some ten simulated sessions (about 1.5 MiB each at most, less for
 # the others): what a process holds then is what it holds after a thousand. Values that many keys
 # share (a suit's Pareto-best triples, knitted arrangements, ranks that grow a suit) are interned
 # in tables whose size is bounded by the values that can exist, so an entry costs its key.
 _DECOMP_LIMIT = (1 << 15) // 3  # not Final: the tests lower it
 _DECOMP_HONOR_LIMIT: Final = (1 << 11) // 3  # honours: fewer patterns (at most _DECOMP_LIMIT)
-_DECOMP_SUITED: Bounded[bytes, tuple[_Triple, ...]] = Bounded()
-_DECOMP_HONOR: Bounded[bytes, tuple[_Triple, ...]] = Bounded()
-_PARETO: dict[tuple[_Triple, ...], tuple[_Triple, ...]] = {}
+_DECOMP_SUITED: Final[Bounded[bytes, tuple[_Triple, ...]]] = Bounded()
+_DECOMP_HONOR: Final[Bounded[bytes, tuple[_Triple, ...]]] = Bounded()
+_PARETO: Final[dict[tuple[_Triple, ...], tuple[_Triple, ...]]] = {}
 """Every distinct decomposition value, interned (at most 252**2 antichains of (sets, partial
 sets) for the two pair counts; some hundred occur)."""
 
@@ -187,8 +192,8 @@ def _decompose(pattern: bytes, honor: bool) -> tuple[_Triple, ...]:
 # ---------------------------------------------------------------------------------------------
 
 _Vector = tuple[int, ...]
-_VECTORS: list[_Vector] = []
-_VECTOR_IDS: dict[_Vector, int] = {}
+_VECTORS: Final[list[_Vector]] = []
+_VECTOR_IDS: Final[dict[_Vector, int]] = {}
 
 
 def _intern(vector: _Vector) -> int:
@@ -202,7 +207,12 @@ def _intern(vector: _Vector) -> int:
 
 
 def _summary(triples: Sequence[_Triple]) -> int:
-    """Intern the closure of the triples: fewer sets than achievable are achievable too."""
+    """Intern the closure of the triples (:func:`_closure`)."""
+    return _intern(_closure(triples))
+
+
+def _closure(triples: Sequence[_Triple]) -> _Vector:
+    """The summary vector of the triples: fewer sets than achievable are achievable too."""
     v = [-1] * 10
     for m, t, p in triples:
         for mm in range(m + 1):
@@ -214,7 +224,7 @@ def _summary(triples: Sequence[_Triple]) -> int:
             tt = min(v[5 + mm] + 1, 4 - mm)
             if tt > v[mm]:
                 v[mm] = tt
-    return _intern(tuple(v))
+    return tuple(v)
 
 
 def _combine(a: _Vector, b: _Vector) -> _Vector:
@@ -274,12 +284,13 @@ _FIN: Final[_Cache[int, tuple[int, ...]]] = _Cache(_combined_finals, (1 << 13) /
 # ---------------------------------------------------------------------------------------------
 # Suit records, built and validated the first time a pattern is seen
 #
-# suited: (regular id, packed, knit, knit << 6, knit << 12, rest0, rest1, rest2, most knit)
+# suited: (regular id, packed, knit, knit << 6, knit << 12, most knit); rests apart (_SRESTS)
 # honour: (regular id, packed)
 #   packed = pairs | terminal-or-honour kinds << 4 | has such a pair << 8 | tiles << 12,
 #            so that the four suits' values add up field by field for a valid hand;
 #   knit = e0 | e1 << 2 | e2 << 4 with e_j the kinds present among ranks j+1, j+4, j+7;
 #   rest_j = regular id of the suit once one of each of those is removed (knitted straight);
+#   the three of a suit are looked up only when a knitted straight may be best;
 #   most knit = max(e0, e1, e2), so that the three suits' sum bounds the knitted tiles.
 # ---------------------------------------------------------------------------------------------
 
@@ -308,40 +319,138 @@ def _packed(key: bytes, orphans: Sequence[int]) -> int:
     return pairs | kinds << 4 | pair << 8 | sum(key) << 12
 
 
+# ---------------------------------------------------------------------------------------------
+# Summary ids of the patterns a hand can hold, from generated tables
+#
+# Every pattern of 0-4 copies of each rank with at most 14 tiles (405,350 suited, 43,130 honour)
+# has its summary in core/_shanten_table.py (scripts/make_shanten_table.py writes it from
+# _decompose and _closure above): one byte per pattern, an index into the table's vectors,
+# which are interned first, in their order, so that the byte is the summary id itself. The
+# tables load the first time a summary is asked for (a process that never computes a shanten,
+# such as the fan calculator's, never loads them) and take some 1.4 MB for good, rank dicts
+# included. Patterns outside them (a fifth copy, when testing a wait) are decomposed.
+# ---------------------------------------------------------------------------------------------
+
+
+def _ranking(size: int, split: int) -> tuple[dict[bytes, int], dict[bytes, int]]:
+    """Number the patterns of ``size`` counts 0-4 with at most 14 tiles: ``head[p[:split]] +
+    tail[p[split:]]``, from 0 up with no gap. Tails are ordered by their tiles, then as tuples,
+    so the ones a head of ``h`` tiles allows (at most ``14 - h`` tiles) come first; heads go
+    in tuple order, each followed by the tails it allows (a head of more than 14 tiles by
+    none: a pattern's tiles are checked before it is looked up)."""
+    tails = sorted(product(range(5), repeat=size - split), key=lambda t: (sum(t), t))
+    tail = {bytes(t): i for i, t in enumerate(tails)}
+    allowed = [sum(1 for t in tails if sum(t) <= room) for room in range(15)]
+    head: dict[bytes, int] = {}
+    rank = 0
+    for h in product(range(5), repeat=split):
+        head[bytes(h)] = rank
+        if sum(h) <= 14:
+            rank += allowed[14 - sum(h)]
+    return head, tail
+
+
+_SUITED_SPLIT: Final = 5
+_HONOR_SPLIT: Final = 4
+
+
+class _Ids:
+    """The generated tables, once loaded: rankings and the summary id of each ranked pattern."""
+
+    __slots__ = (
+        "honor_head",
+        "honor_ids",
+        "honor_tail",
+        "knit_most",
+        "suited_head",
+        "suited_ids",
+        "suited_tail",
+    )
+
+    def __init__(self) -> None:
+        from guobiao.core import _shanten_table as table
+
+        self.suited_head, self.suited_tail = _ranking(9, _SUITED_SPLIT)
+        self.honor_head, self.honor_tail = _ranking(7, _HONOR_SPLIT)
+        self.suited_ids: bytes = table.SUITED
+        self.honor_ids: bytes = table.HONOR
+        self.knit_most: bytes = table.KNIT_MOST
+
+
+_LOADED: Final[list[_Ids]] = []
+"""The tables once loaded (at most one; kept by :func:`clear_caches`)."""
+
+
+def _ids() -> _Ids:
+    """The tables, loaded and their vectors interned first (again after :func:`clear_caches`):
+    every summary id is made through :func:`_suited_id` or :func:`_honor_id`, which call this
+    before anything is interned, or combines ids made so."""
+    if not _LOADED:
+        _LOADED.append(_Ids())
+    if not _VECTORS:
+        from guobiao.core._shanten_table import VECTORS
+
+        for vector in VECTORS:
+            _intern(vector)
+    return _LOADED[0]
+
+
 def _suited_id(pattern: bytes) -> int:
-    return _summary(_decompose(pattern, False))
+    """Summary id of a suit's 9 counts."""
+    t = _LOADED[0] if _VECTORS else _ids()
+    return _table_id(pattern, _SUITED_SPLIT, t.suited_head, t.suited_tail, t.suited_ids, False)
 
 
 def _honor_id(pattern: bytes) -> int:
-    return _summary(_decompose(pattern, True))
+    """Summary id of the 7 honour counts."""
+    t = _LOADED[0] if _VECTORS else _ids()
+    return _table_id(pattern, _HONOR_SPLIT, t.honor_head, t.honor_tail, t.honor_ids, True)
 
 
-_SID: Final[_Cache[bytes, int]] = _Cache(_suited_id, (1 << 15) // 3)
-_HID: Final[_Cache[bytes, int]] = _Cache(_honor_id, (1 << 11) // 3)
-"""Pattern -> summary id of its best decompositions."""
+def _table_id(
+    pattern: bytes,
+    split: int,
+    heads: dict[bytes, int],
+    tails: dict[bytes, int],
+    ids: bytes,
+    honours: bool,
+) -> int:
+    """A pattern's summary id from the generated table (its rank: the ranks of its head and tail
+    counts added), or from its decompositions when the table does not hold it (a fifth copy)."""
+    head = heads.get(pattern[:split])
+    tail = tails.get(pattern[split:])
+    if head is None or tail is None or sum(pattern) > 14:
+        return _summary(_decompose(pattern, honours))
+    return ids[head + tail]
 
 
 def _suited_record(key: bytes) -> _Record:
     _check_pattern(key, 9)
-    reg = _SID[key]
     knit = most = 0
+    for j in range(3):
+        e = (key[j] > 0) + (key[j + 3] > 0) + (key[j + 6] > 0)
+        knit |= e << (2 * j)
+        if e > most:
+            most = e
+    return (_suited_id(key), _packed(key, (0, 8)), knit, knit << 6, knit << 12, most)
+
+
+def _suited_rests(key: bytes) -> tuple[int, int, int]:
+    """Summary ids of the suit once one of each kind of 147, of 258 or of 369 it holds is taken
+    out (the rest of a knitted straight): only looked up when a knitted straight may be best."""
     rests: list[int] = []
     for j in range(3):
         rest = bytearray(key)
-        e = 0
         for r in (j, j + 3, j + 6):
             if rest[r]:
                 rest[r] -= 1
-                e += 1
-        knit |= e << (2 * j)
-        most = max(most, e)
-        rests.append(_SID[bytes(rest)])
-    return (reg, _packed(key, (0, 8)), knit, knit << 6, knit << 12, *rests, most)
+        rests.append(_suited_id(bytes(rest)))
+    return rests[0], rests[1], rests[2]
 
 
 def _honor_record(key: bytes) -> _Record:
     _check_pattern(key, 7)
-    return (_HID[key], _packed(key, range(7)))
+    return (_honor_id(key), _packed(key, range(7)))
 
 
 _PERMS: Final = ((0, 1, 2), (0, 2, 1), (1, 0, 2), (1, 2, 0), (2, 0, 1), (2, 1, 0))
@@ -349,14 +458,14 @@ _PERMS: Final = ((0, 1, 2), (0, 2, 1), (1, 0, 2), (1, 2, 0), (2, 0, 1), (2, 1, 0
 
 
 _KNIT_COUNTS: Final = tuple((k & 3, k >> 2 & 3, k >> 4 & 3) for k in range(64))
-_KNIT_ENTRIES: Final = tuple(
-    tuple((e, 5 + i, 5 + j, 5 + k) for i, j, k in _PERMS) for e in range(10)
-)
-"""(knitted count, rest indexes) of each arrangement by count 0..9, shared by _KNIT's entries."""
+_KNIT_ENTRIES: Final = tuple(tuple((e, i, j, k) for i, j, k in _PERMS) for e in range(10))
+"""(knitted count, the three suits' arrangements) of each knitted straight by count 0..9 (the
+arrangements index the suits' rests), shared by _KNIT's entries."""
 
 
 def _knit_table(key: int) -> tuple[int, tuple[tuple[int, int, int, int], ...]]:
-    """Knitted kinds of the three suits -> (best count, (count, rest indexes) by count, best first)."""
+    """Knitted kinds of the three suits -> (best count, (count, arrangements) by count, best
+    first)."""
     a = _KNIT_COUNTS[key & 63]
     b = _KNIT_COUNTS[key >> 6 & 63]
     c = _KNIT_COUNTS[key >> 12]
@@ -365,19 +474,19 @@ def _knit_table(key: int) -> tuple[int, tuple[tuple[int, int, int, int], ...]]:
     return perms[0][0], tuple(perms)
 
 
-_GROWN_PAIRS: dict[tuple[int, int], tuple[int, int]] = {}
+_GROWN_PAIRS: Final[dict[tuple[int, int], tuple[int, int]]] = {}
 """The (rank, summary id) pairs of _grown, interned: at most 9 per summary id (the pure build
 shares them; compiled, mypyc boxes each pair anew where it is read)."""
 
 
-def _grown(key: bytes, ids: _Cache[bytes, int]) -> tuple[tuple[int, int], ...]:
+def _grown(key: bytes, ids: Callable[[bytes], int]) -> tuple[tuple[int, int], ...]:
     """(rank, summary id after drawing it) for the ranks whose draw changes the suit's summary."""
-    own = ids[key]
+    own = ids(key)
     out = []
     for r in range(len(key)):
         grown = bytearray(key)
         grown[r] += 1
-        nid = ids[bytes(grown)]
+        nid = ids(bytes(grown))
         if nid != own:
             pair = (r, nid)
             out.append(_GROWN_PAIRS.setdefault(pair, pair))
@@ -385,15 +494,16 @@ def _grown(key: bytes, ids: _Cache[bytes, int]) -> tuple[tuple[int, int], ...]:
 
 
 _SREC: Final[_Cache[bytes, _Record]] = _Cache(_suited_record, (1 << 14) // 3)
+_SRESTS: Final[_Cache[bytes, tuple[int, int, int]]] = _Cache(_suited_rests, (1 << 12) // 3)
 _HREC: Final[_Cache[bytes, _Record]] = _Cache(_honor_record, (1 << 11) // 3)
 _KNIT: Final[_Cache[int, tuple[int, tuple[tuple[int, int, int, int], ...]]]] = _Cache(
     _knit_table, (1 << 12) // 3
 )
 _SNEXT: Final[_Cache[bytes, tuple[tuple[int, int], ...]]] = _Cache(
-    lambda key: _grown(key, _SID), (1 << 13) // 3
+    lambda key: _grown(key, _suited_id), (1 << 13) // 3
 )
 _HNEXT: Final[_Cache[bytes, tuple[tuple[int, int], ...]]] = _Cache(
-    lambda key: _grown(key, _HID), (1 << 11) // 3
+    lambda key: _grown(key, _honor_id), (1 << 11) // 3
 )
 
 _FORMS: Final = ((13, 14), (10, 11), (7, 8), (4, 5), (1, 2))
@@ -401,7 +511,8 @@ _ORPHANS: Final = (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)
 
 
 def clear_caches() -> None:
-    """Empty every lazily filled table (to free memory or to time a cold start)."""
+    """Empty every lazily filled table (to free memory or to time a cold start); the generated
+    tables, fixed, stay loaded."""
     _DECOMP_SUITED.clear()
     _DECOMP_HONOR.clear()
     _PARETO.clear()
@@ -410,9 +521,7 @@ def clear_caches() -> None:
     _VECTORS.clear()
     for cache in (_COMB, _FIN, _KNIT):
         cache.clear()
-    _SID.clear()
-    _HID.clear()
-    for records in (_SREC, _HREC, _SNEXT, _HNEXT):
+    for records in (_SREC, _SRESTS, _HREC, _SNEXT, _HNEXT):
         records.clear()
 
 
@@ -446,18 +555,21 @@ def _regular(r0: _Record, r1: _Record, r2: _Record, rh: _Record, melds: int) -> 
     return _FIN[_COMB[_COMB[r0[0] << 20 | r1[0]] << 20 | r2[0]] << 20 | rh[0]][melds]
 
 
-def _knitted_straight(r0: _Record, r1: _Record, r2: _Record, rh: _Record, melds: int) -> int:
+def _knitted_straight(
+    b: bytes, r0: _Record, r1: _Record, r2: _Record, rh: _Record, melds: int
+) -> int:
     best = 99
     h = rh[0]
+    q0, q1, q2 = _SRESTS[b[:9]], _SRESTS[b[9:18]], _SRESTS[b[18:27]]
     for e, i0, i1, i2 in _KNIT[r0[2] | r1[3] | r2[4]][1]:
-        s = 9 - e + _FIN[_COMB[_COMB[r0[i0] << 20 | r1[i1]] << 20 | r2[i2]] << 20 | h][melds + 3]
+        s = 9 - e + _FIN[_COMB[_COMB[q0[i0] << 20 | q1[i1]] << 20 | q2[i2]] << 20 | h][melds + 3]
         if s < best:
             best = s
     return best
 
 
 def _honors_and_knitted(r0: _Record, r1: _Record, r2: _Record, rh: _Record) -> int:
-    return 13 - _KNIT[r0[2] | r1[3] | r2[4]][0] - (rh[1] >> 4 & 15)
+    return 13 - _LOADED[0].knit_most[r0[2] | r1[3] | r2[4]] - (rh[1] >> 4 & 15)
 
 
 def _seven_pairs(r0: _Record, r1: _Record, r2: _Record, rh: _Record) -> int:
@@ -499,19 +611,23 @@ def shanten(counts: Sequence[int], melds: int = 0) -> int:
             best = s
     # At most ``bound`` knitted tiles are held: the knitted straight is at least 8 - bound from
     # ready, honours and knitted tiles at least 13 - bound - the honour kinds.
-    bound = r0[8] + r1[8] + r2[8]
+    bound = r0[5] + r1[5] + r2[5]
     if 8 - bound >= best and (melds or 13 - bound - (rh[1] >> 4 & 15) >= best):
         return best
-    most, perms = _KNIT[r0[2] | r1[3] | r2[4]]
+    knit = r0[2] | r1[3] | r2[4]
+    most = _LOADED[0].knit_most[knit]  # loaded with the records
     if melds == 0:
         s = 13 - most - (rh[1] >> 4 & 15)  # honours and knitted tiles
         if s < best:
             best = s
     # A knitted straight beats ``best`` only if its nine tiles are nearly all there.
-    for e, i0, i1, i2 in perms:
+    if 8 - most >= best:
+        return best
+    q0, q1, q2 = _SRESTS[b[:9]], _SRESTS[b[9:18]], _SRESTS[b[18:27]]
+    for e, i0, i1, i2 in _KNIT[knit][1]:
         if 8 - e >= best:
             break
-        s = 9 - e + _FIN[_COMB[_COMB[r0[i0] << 20 | r1[i1]] << 20 | r2[i2]] << 20 | h][melds + 3]
+        s = 9 - e + _FIN[_COMB[_COMB[q0[i0] << 20 | q1[i1]] << 20 | q2[i2]] << 20 | h][melds + 3]
         if s < best:
             best = s
     return best
@@ -550,7 +666,7 @@ def knitted_straight_shanten(counts: Sequence[int], melds: int = 0) -> int:
     if melds not in (0, 1):
         raise ValueError(f"a knitted straight allows at most one declared meld, not {melds!r}")
     r0, r1, r2, rh, _ = _records(counts, melds)
-    return _knitted_straight(r0, r1, r2, rh, melds)
+    return _knitted_straight(bytes(counts), r0, r1, r2, rh, melds)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -593,13 +709,14 @@ def _honors_and_knitted_useful(b: bytes, s: int) -> set[int]:
 
 def _knitted_straight_useful(b: bytes, melds: int, s: int) -> set[int]:
     r0, r1, r2, h = _SREC[b[:9]], _SREC[b[9:18]], _SREC[b[18:27]], _HREC[b[27:]][0]
+    q0, q1, q2 = _SRESTS[b[:9]], _SRESTS[b[9:18]], _SRESTS[b[18:27]]
     useful: set[int] = set()
     for e, i0, i1, i2 in _KNIT[r0[2] | r1[3] | r2[4]][1]:
-        rest_id = _COMB[_COMB[r0[i0] << 20 | r1[i1]] << 20 | r2[i2]]
+        rest_id = _COMB[_COMB[q0[i0] << 20 | q1[i1]] << 20 | q2[i2]]
         if 9 - e + _FIN[rest_id << 20 | h][melds + 3] != s:
             continue
         rest = bytearray(b)
-        for t in _knitted_tiles((i0 - 5, i1 - 5, i2 - 5)):
+        for t in _knitted_tiles((i0, i1, i2)):
             if rest[t]:
                 rest[t] -= 1
             else:
@@ -636,11 +753,11 @@ def _useful(b: bytes, melds: int, shapes: Shape) -> tuple[int, set[int]]:
         found.append((_thirteen_orphans(r0, r1, r2, rh), _THIRTEEN_ORPHANS))
     # the knitted shapes only when they may be among the best (``shanten`` explains the bound)
     least = min(s for s, _ in found) if found else 99
-    bound = r0[8] + r1[8] + r2[8]
+    bound = r0[5] + r1[5] + r2[5]
     if allowed & _HONORS_AND_KNITTED and 13 - bound - (rh[1] >> 4 & 15) <= least:
         found.append((_honors_and_knitted(r0, r1, r2, rh), _HONORS_AND_KNITTED))
     if allowed & _KNITTED_STRAIGHT and 8 - bound <= least:
-        found.append((_knitted_straight(r0, r1, r2, rh, melds), _KNITTED_STRAIGHT))
+        found.append((_knitted_straight(b, r0, r1, r2, rh, melds), _KNITTED_STRAIGHT))
     best = min(s for s, _ in found)
     useful: set[int] = set()
     for s, shape in found:

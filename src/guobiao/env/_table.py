@@ -70,8 +70,7 @@ class Table:
         """Fill ``seat``'s mask, unless it is current (the legal actions as indices)."""
         if self.filled[seat] == self.version:
             return
-        game = self.game
-        self.builders[seat].fill(self.masks[seat], game.legal_actions(seat), game.claimable_tile)
+        self.builders[seat].fill(self.masks[seat], self.game, seat)
         self.filled[seat] = self.version
 
     def observation(self, seat: int) -> npt.NDArray[np.int16]:
@@ -84,9 +83,7 @@ class Table:
         game = self.game
         version = self.version
         if self.filled[seat] != version:  # refresh(seat), inline
-            self.builders[seat].fill(
-                self.masks[seat], game.legal_actions(seat), game.claimable_tile
-            )
+            self.builders[seat].fill(self.masks[seat], game, seat)
             self.filled[seat] = version
         return {
             "observation": self.board.observe(game, seat, version),
@@ -97,21 +94,25 @@ class Table:
         self.refresh(seat)
         return self.mask_arrays[seat].copy()
 
-    def play(self, seat: int, index: SupportsInt) -> None:
-        """Apply ``seat``'s action by index (an index outside its mask: see ``illegal_action``)."""
+    def play(self, seat: int, index: SupportsInt) -> int:
+        """Apply ``seat``'s action by index (an index outside its mask: see ``illegal_action``).
+        Returns the seat to act next (the first of ``game.to_act``), -1 once the hand is over."""
         if self.filled[seat] != self.version:
             self.refresh(seat)
+        game = self.game
         action = self.builders[seat].action(int(index))
         if action is None:
-            if self.illegal_action == "raise" or seat not in self.game.to_act:
+            if self.illegal_action == "raise" or seat not in game.to_act:
                 legal = sorted(self.builders[seat].actions)
                 raise IllegalActionError(
                     f"action {index} is not legal for seat {seat} now (legal: {legal})"
                 )
-            self.game.forfeit(seat, "illegal action")
+            game.forfeit(seat, "illegal action")
         else:
-            self.game.act(seat, action)
+            game.act(seat, action)
         self.version += 1
+        to_act = game.to_act
+        return to_act[0] if to_act else -1
 
     def rewards(self) -> tuple[int, int, int, int]:
         result = self.game.result

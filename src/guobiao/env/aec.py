@@ -120,11 +120,9 @@ class GuobiaoAECEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
             raise ValueError(f"{agent} must act: None is only for agents that are done")
         # every reward is 0 until the hand ends: the acting agent's cumulative reward is 0
         # already, and there is nothing to accumulate before the end
-        table = self.table
-        table.play(self._seat[agent], action)
-        to_act = table.game.to_act
-        if to_act:
-            self.agent_selection = AGENTS[to_act[0]]
+        seat = self.table.play(self._seat[agent], action)
+        if seat >= 0:
+            self.agent_selection = AGENTS[seat]
         else:  # the hand is over
             self._finish()
             self._accumulate_rewards()

@@ -311,9 +311,9 @@ class Encoder:
 # The source holds what the four observations are made of, by absolute seat: a seat's hand and
 # unseen counts (private), its melds as it sees them (all) and as the others do (concealed kongs
 # face down), its discard pool, flowers, face-down kongs, segment and score; the claimable tile,
-# the round wind, the phase and the wall. An observation is one gather (``take``) by the
-# observer's index, which rotates the seats; the drawn tile and the relative current seat are
-# written into it afterwards.
+# the tile just drawn, the round wind, the phase and the wall. An observation is one gather
+# (``take``) by an index chosen by the observer and the seat whose turn it is: it rotates the
+# seats, shows the drawn tile to the current seat alone and points at the relative current seat.
 _S_HAND: Final = 0  # 4×34, by absolute seat
 _S_UNSEEN: Final = 136  # 4×34
 _S_PRIV: Final = 272  # 4×34 meld tile counts, every meld
@@ -330,14 +330,18 @@ _S_CLAIM: Final = 952  # 34
 _S_ROUND: Final = 986
 _S_PHASE: Final = 987
 _S_WALL: Final = 988
-_S_SEATS: Final = 989  # the constants 0, 1, 2, 3 (the observer's seat wind)
+_S_SEATS: Final = 989  # the constants 0, 1, 2, 3 (the observer's seat wind; relative seats)
 _S_ZERO: Final = 993  # always 0
-_S_SIZE: Final = 994
+_S_DRAWN: Final = 994  # 34: the tile the current seat just drew (only the current seat sees it)
+_S_SIZE: Final = 1028
 
 
-def _gather(seat: int) -> npt.NDArray[np.intp]:
+def _gather(seat: int, current: int) -> npt.NDArray[np.intp]:
+    """The gather of ``seat``'s observation while ``current`` is the seat whose turn it is."""
     index = np.full(OBS_SIZE, _S_ZERO, dtype=np.intp)
     index[HAND:DRAWN] = np.arange(34) + _S_HAND + 34 * seat
+    if current == seat:
+        index[DRAWN:CLAIMABLE] = np.arange(34) + _S_DRAWN
     index[CLAIMABLE:MELD_TILES] = np.arange(34) + _S_CLAIM
     index[UNSEEN:MELDS] = np.arange(34) + _S_UNSEEN + 34 * seat
     for r in range(4):
@@ -359,11 +363,14 @@ def _gather(seat: int) -> npt.NDArray[np.intp]:
     index[SEAT_WIND] = _S_SEATS + seat
     index[ROUND_WIND] = _S_ROUND
     index[PHASE] = _S_PHASE
+    index[CURRENT] = _S_SEATS + ((current - seat) & 3)
     index[WALL] = _S_WALL
     return index
 
 
-_GATHER: Final = tuple(_gather(seat) for seat in range(4))
+_GATHER: Final = tuple(_gather(seat, current) for seat in range(4) for current in range(4))
+"""By ``seat << 2 | current``: the observation's own drawn-tile plane and relative current seat
+are in the gather, so that it needs no writing after."""
 _S_EMPTY: Final = array("h", bytes(2 * _S_SIZE))
 _S_START: Final = array("h", _S_EMPTY)
 _S_START[_S_UNSEEN : _S_UNSEEN + 136] = array("h", [4] * 136)
@@ -383,7 +390,6 @@ class Board:
     """
 
     __slots__ = (
-        "_claim_at",
         "_keys",
         "_melds",
         "_over",
@@ -393,13 +399,17 @@ class Board:
         "_source",
         "_stale",
         "_state",
+        "_tile_at",
         "array",
         "buffer",
     )
 
     def __init__(self) -> None:
-        self.buffer = array("h", _S_START)
-        self.array: npt.NDArray[np.int16] = np.frombuffer(self.buffer, dtype=np.int16)
+        # the source as int16 cells written one by one through a memoryview (cheaper per item
+        # than an array('h'), which parses each value it stores), read by numpy without a copy
+        data = bytearray(_S_START.tobytes())
+        self.buffer = memoryview(data).cast("h")
+        self.array: npt.NDArray[np.int16] = np.frombuffer(data, dtype=np.int16)
         self._source: list[int] | None = None  # the game's public_changes (its identity)
         self._state: object = None
         self.reset()
@@ -417,7 +427,7 @@ class Board:
         self._keys = [-1, -1, -1, -1]
         self._melds: list[tuple[tuple[Meld, ...], tuple[Meld, ...]]] = [((), ())] * 4
         self._pools: list[list[int]] = [[], [], [], []]
-        self._claim_at = -1
+        self._tile_at = -1
         self._over = False
         self._seen = 0
 
@@ -427,17 +437,8 @@ class Board:
         if state is None or state != self._state:
             self.sync(game)
             self._state = state
-        obs = self.array.take(
-            _GATHER[seat], mode="wrap"
-        )  # all in range: "wrap" keeps them, unchecked
-        current = game.current
-        if current == seat:
-            tile = game.drawn_tile
-            if tile is not None:
-                obs[DRAWN + tile] = 1
-        else:
-            obs[CURRENT] = (current - seat) & 3
-        return obs
+        # all in range: "wrap" keeps them, unchecked
+        return self.array.take(_GATHER[seat << 2 | game.current], mode="wrap")
 
     def sync(self, game: Game) -> None:
         """Update the buffer to ``game`` now, by the engine's :attr:`~guobiao.table.game.Game.changes`
@@ -473,30 +474,27 @@ class Board:
             drew = False
             for e in changes[self._seen :]:
                 if e > 3:  # a draw: (tile + 1) << 2 | seat; the hand's count, its unseen count
-                    a = e & 3
-                    at = 34 * a + (e >> 2) - 1
+                    at = _DRAW_AT[e]
                     buf[at] += 1
                     buf[_S_UNSEEN + at] -= 1
                     if segments is not None:  # Botzone: from the seat's own segment
+                        a = e & 3
                         buf[_S_SEG + a] = segments[a]
                     drew = True
                 elif e < 0:  # a discard: ~(tile << 2 | seat), from the hand to the pool
-                    e = ~e
-                    a = e & 3
-                    t = e >> 2
-                    buf[34 * a + t] -= 1  # the discarder's unseen count does not change
+                    a, t, at, u1, u2, u3 = _DISCARD_AT[~e]
+                    buf[at] -= 1  # the discarder's unseen count does not change
                     prev = pools[a]
                     m = len(prev)
                     if m < DISCARD_SLOTS:
-                        buf[_S_POOLC + 34 * a + t] += 1
+                        buf[_S_POOLC + at] += 1
                         buf[_S_POOLO + DISCARD_SLOTS * a + m] = t + 1
                         prev.append(t)
-                        u1, u2, u3 = _UNSEEN_OF_OTHERS[a]
-                        buf[u1 + t] -= 1
-                        buf[u2 + t] -= 1
-                        buf[u3 + t] -= 1
+                        buf[u1] -= 1
+                        buf[u2] -= 1
+                        buf[u3] -= 1
                     else:  # the pool is rewritten (the latest 32), below
-                        buf[_S_UNSEEN + 34 * a + t] += 1
+                        buf[_S_UNSEEN + at] += 1
                         stale.add(a)
                 else:  # anything else: the seat is read again once the batch is in
                     stale.add(e)
@@ -512,8 +510,10 @@ class Board:
                 stale.clear()
                 if reread:
                     self._sync_wall(game)  # a flower shown (1998) is a tile drawn
+        # the one tile plane set: the drawn tile (ACT after a draw) or the claimable one
         if phase is _ACT:
-            at = -1
+            tile = game.drawn_tile
+            at = -1 if tile is None else _S_DRAWN + tile
             buf[_S_PHASE] = 0
         elif phase is _OVER:
             at = -1
@@ -522,12 +522,12 @@ class Board:
         else:
             at = _S_CLAIM + (game.claimable_tile or 0)
             buf[_S_PHASE] = 1 if phase is _RESPOND else 2
-        if at != self._claim_at:
-            if self._claim_at >= 0:
-                buf[self._claim_at] = 0
+        if at != self._tile_at:
+            if self._tile_at >= 0:
+                buf[self._tile_at] = 0
             if at >= 0:
                 buf[at] = 1
-            self._claim_at = at
+            self._tile_at = at
 
     def _sync_wall(self, game: Game) -> None:
         buf = self.buffer
@@ -559,11 +559,13 @@ class Board:
         hand = 34 * a
         counts = game.live_seat(a).counts
         held = array("h", counts[:34])
-        old = buf[hand : hand + 34]
-        if held == old:
+        now = held.tobytes()
+        was = buf[hand : hand + 34].tobytes()
+        if now == was:
             return
+        old = array("h", was)
         unseen = _S_UNSEEN + hand
-        x = int.from_bytes(held.tobytes(), "little") ^ int.from_bytes(old.tobytes(), "little")
+        x = int.from_bytes(now, "little") ^ int.from_bytes(was, "little")
         while x:  # the tiles whose counts differ (2 bytes a tile)
             t = ((x & -x).bit_length() - 1) >> 4
             buf[unseen + t] -= held[t] - old[t]
@@ -734,6 +736,15 @@ class Board:
             buf[order + i] = t + 1
 
 
+_DRAW_AT: Final = tuple(34 * (e & 3) + (e >> 2) - 1 for e in range(4 * 43))
+"""A draw entry of ``Game.changes`` -> the cell of the tile in the seat's hand section."""
+_DISCARD_AT: Final = tuple(
+    (a, t, 34 * a + t, *(_S_UNSEEN + 34 * b + t for b in range(4) if b != a))
+    for t in range(34)
+    for a in range(4)
+)
+"""A discard entry ``~(t << 2 | a)`` inverted -> the seat ``a``, the tile ``t``, its cell in the
+seat's hand section (``34a + t``) and in the three other seats' unseen counts."""
 _UNSEEN_OF_SELF: Final = tuple((_S_UNSEEN + 34 * a,) for a in range(4))
 _UNSEEN_OF_OTHERS: Final = tuple(
     tuple(_S_UNSEEN + 34 * b for b in range(4) if b != a) for a in range(4)

@@ -31,7 +31,7 @@ from typing import Final, SupportsIndex
 
 from guobiao.core.tiles import TILES
 from guobiao.table import game as _game
-from guobiao.table.game import Action, ActionKind
+from guobiao.table.game import Action, ActionKind, Game
 
 __all__ = [
     "ADDED_KONG",
@@ -137,8 +137,8 @@ def describe(index: SupportsIndex) -> str:
 
 
 class MaskBuilder:
-    """Fills a preallocated ``int8`` mask from a tuple of legal actions and remembers, per set
-    index, the engine's own action object.
+    """Fills a preallocated ``int8`` mask from a seat's legal actions (``Game.legal_actions``)
+    and remembers, per set index, the engine's own action object.
 
     Actions are looked up by identity first (the engine hands out the same objects every time;
     each one is kept referenced here, so its id cannot be reused), by value otherwise.
@@ -184,17 +184,26 @@ class MaskBuilder:
             self._by_id[id(action)] = (action, index)
         return index
 
-    def fill(self, mask: bytearray, legal: tuple[Action, ...], claimed: int | None) -> None:
-        """Zero ``mask`` (a bytearray of :data:`N_ACTIONS`) and set the legal indices."""
-        mask[:] = _ZEROS
+    def fill(self, mask: bytearray, game: Game, seat: int) -> None:
+        """Zero ``mask`` (a bytearray of :data:`N_ACTIONS`) and set the indices of
+        ``game.legal_actions(seat)``."""
+        legal = game.legal_actions(seat)
         self._mask = mask
         self._legal = legal
         self._indices = None
+        mask[:] = _ZEROS
         engine = _ENGINE_INDEX  # read directly (not a bound .get): compiled, a C dict look-up
         for action in legal:
+            if action.kind is _DISCARD_KIND:  # most of them: a discard's index is its tile
+                tile = action.tile
+                if tile is not None and tile < CHOW:
+                    mask[tile] = 1
+                    continue
             index = engine.get(id(action), -1)
-            if index < 0:  # a chow, or an action that is not the engine's own object
+            if index < 0:  # a chow (its index needs the claimed tile), or not the engine's object
+                claimed = game.claimable_tile
                 indices = [self.index(a, claimed) for a in legal]
+                mask[:] = _ZEROS
                 for index in indices:
                     mask[index] = 1
                 self._indices = indices
@@ -203,6 +212,7 @@ class MaskBuilder:
 
 
 _ZEROS: Final = bytes(N_ACTIONS)
+_DISCARD_KIND: Final = ActionKind.DISCARD  # an Enum member read once (3.11: a slow look-up)
 
 # The engine's own action objects (module constants, alive as long as guobiao.table.game is): their
 # indices by identity, the mask's usual look-up. Chows are left out: their index needs the

@@ -4,10 +4,12 @@
 counts fans for each and keeps the highest (就高不就低), then adds flowers. Fans are counted into a
 plain list indexed by fan number (see ``_fan_ids``); explanations are gathered only on request.
 
-The hand is read once (:class:`_Ctx`): each suit's standing tiles are looked up by their pattern
-in a memoised table (:class:`_Suit`) that holds the suit's decompositions and the counts the
-checks and the special shapes ask about (most of a tile, kinds held, odd counts, tile classes,
-knitted runs), so that no special shape is tried unless those counts allow it.
+The hand is read once (:class:`_Ctx`): each suit's standing tiles, counted in one int, are looked
+up in a table made ahead of time (scoring/_suit_table.py) that holds, for every pattern of a suit
+that splits into sets, its decompositions, its lone waits (独听) and what the checks ask about
+(ranks held, tile classes, knitted runs); the counts the special shapes ask about (kinds held, odd
+counts, fours) are read from the same ints, so that no special shape is tried unless they allow
+it, and a long run's memory stays what the table takes.
 
 The regular shape is scored in two steps. Fans that do not depend on how the standing tiles split
 (tile classes, win flags, declared kongs, 门前清/不求人/全求人, 四归一) are counted once per hand
@@ -24,12 +26,11 @@ older build of the reference reads it (docs/rules.md §20): no 边张/坎张/单
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import cache
-from itertools import compress, product
-from operator import getitem, mul
+from functools import cache, reduce
+from itertools import combinations, combinations_with_replacement, compress, product
+from operator import mul, or_
 from typing import Final
 
-from guobiao.core.bounded import Bounded
 from guobiao.core.context import WinContext
 from guobiao.core.hand import Hand, duplicate_flower
 from guobiao.core.melds import Meld, MeldKind
@@ -44,8 +45,10 @@ from guobiao.core.shapes import (
     suit_splits,
 )
 from guobiao.core.tiles import TILES
-from guobiao.core.waits import is_sole_wait, is_unique_wait_of_winning
 from guobiao.scoring._fan_ids import FAN_TABLE_SIZE, F
+from guobiao.scoring._suit_table import HONOURS as _HONOUR_READINGS
+from guobiao.scoring._suit_table import MULTI
+from guobiao.scoring._suit_table import SUITED as _SUIT_READINGS
 from guobiao.scoring._tables import (
     EAST,
     GREEN,
@@ -96,29 +99,37 @@ facts (``_SET_FACTS``, the pair's included)."""
 
 
 class _Ctx:
-    """A validated hand, read once: counts, each suit's reading, declared melds in short, win
-    flags, and the facts every decomposition shares."""
+    """A validated hand, read once: each suit's counts as one int (``k0``-``k3``: 万 饼 条,
+    honours; five bits a rank; ``totals`` with the declared melds), each suit's reading
+    (``r0``-``r3``, ints from the table of readings, :data:`_SUIT_READINGS`) and what they hold
+    together (``counts``), declared melds in short, win flags, and the facts every decomposition
+    shares."""
 
     __slots__ = (
         "bits",
         "concealed_kongs",
+        "counts",
         "fixed_chows",
         "fixed_facts",
         "fixed_pungs",
-        "fours",
         "fourth",
-        "kinds",
+        "k0",
+        "k1",
+        "k2",
+        "k3",
         "kong",
         "last",
         "melded_kongs",
         "melded_sets",
         "mil",
         "prevalent",
+        "r0",
+        "r1",
+        "r2",
+        "r3",
         "seat",
         "self_drawn",
-        "standing",
-        "suits",
-        "total",
+        "totals",
         "unique",
         "wait_fans",
         "win",
@@ -128,73 +139,127 @@ class _Ctx:
         """Read and check the hand (raises InvalidHandError); nothing is counted yet."""
         _check_sizes(hand, context)
         win: int = context.win_tile
-        standing = [0] * 34
-        keys = [0, 0, 0, 0]  # each suit's counts as one int (_PLACE), its table's key
-        concealed: tuple[int, ...] = hand.concealed  # as ints: compiled, plain list indexing
+        # Each suit's counts as one int (the tiles come sorted, so suit by suit).
+        k0 = k1 = k2 = k3 = 0
+        concealed: tuple[int, ...] = hand.concealed  # as ints: compiled, plain tuple indexing
         for tile in concealed:
-            standing[tile] = standing[tile] + 1  # (not +=: compiled, this is int arithmetic)
-            keys[tile // 9] = keys[tile // 9] + _PLACE[tile]
-        standing[win] = standing[win] + 1
-        keys[win // 9] = keys[win // 9] + _PLACE[win]
-        # Each suit read once, by its pattern: its decompositions and its counts.
-        characters = _read_suit(standing, 0, keys[0])
-        dots = _read_suit(standing, 1, keys[1])
-        bamboo = _read_suit(standing, 2, keys[2])
-        honours = _read_suit(standing, 3, keys[3])
-        five = characters.most > 4 or dots.most > 4 or bamboo.most > 4 or honours.most > 4
-        fours = characters.fours + dots.fours + bamboo.fours + honours.fours
-        bits = characters.bits | dots.bits | bamboo.bits | honours.bits
-        total = standing  # the same list while no meld adds to it
-        chows: list[int] = []
-        pungs: list[int] = []  # by tile, kongs included
+            if tile < 9:
+                k0 += _PLACE[tile]
+            elif tile < 18:
+                k1 += _PLACE[tile]
+            elif tile < 27:
+                k2 += _PLACE[tile]
+            else:
+                k3 += _PLACE[tile]
+        if win < 9:
+            k0 += _PLACE[win]
+        elif win < 18:
+            k1 += _PLACE[win]
+        elif win < 27:
+            k2 += _PLACE[win]
+        else:
+            k3 += _PLACE[win]
+        characters = _SUIT_READINGS.get(k0)
+        dots = _SUIT_READINGS.get(k1)
+        bamboo = _SUIT_READINGS.get(k2)
+        honours = _HONOUR_READINGS.get(k3)
+        # A pattern the table does not hold splits no way (or holds five of a tile).
+        check = characters is None or dots is None or bamboo is None or honours is None
+        if characters is None:
+            characters = _read_suit(k0, 0)
+        if dots is None:
+            dots = _read_suit(k1, 1)
+        if bamboo is None:
+            bamboo = _read_suit(k2, 2)
+        if honours is None:
+            honours = _read_suit(k3, 3)
+        bits = (
+            _CLASS_0[characters >> _HELD_AT & 511]
+            | _CLASS_1[dots >> _HELD_AT & 511]
+            | _CLASS_2[bamboo >> _HELD_AT & 511]
+            | _CLASS_3[honours >> _HELD_AT & 127]
+        )
+        # with the declared melds (None while there are none: the same)
+        totals: tuple[int, int, int, int] | None = None
+        fixed_chows: tuple[int, ...] = ()
+        fixed_pungs: tuple[int, ...] = ()  # by tile, kongs included
         facts = melded_sets = melded_kongs = concealed_kongs = 0
         if hand.melds:
-            total = standing.copy()
+            t0, t1, t2, t3 = k0, k1, k2, k3
+            chows: list[int] = []
+            pungs: list[int] = []
             for meld in hand.melds:
                 kind = meld.kind
                 low: int = meld.tile
                 if kind is _MELD_CHOW:
-                    for k in (low, low + 1, low + 2):
-                        count = total[k] + 1
-                        total[k] = count
-                        five = five or count > 4
-                        if count == 4:  # counted once, when the fourth tile comes
-                            fours += 1
+                    added = _CHOW_PLACE[low]
                     chows.append(low)
                     facts += _SET_FACTS[CHOW << 6 | low]
                     bits |= _CHOW_CLASS[low]
                     melded_sets += 1
-                    continue
-                pungs.append(low)
-                facts += _SET_FACTS[PUNG << 6 | low]
-                bits |= _TILE_CLASS[low]
-                count = total[low] + (3 if kind is _MELD_PUNG else 4)
-                total[low] = count
-                five = five or count > 4
-                if count == 4:
-                    fours += 1
-                if kind is _MELD_PUNG:
-                    melded_sets += 1
-                elif kind is _MELD_KONG:
-                    melded_kongs += 1
-                    melded_sets += 1
                 else:
-                    concealed_kongs += 1
-        self.fourth, self.kong = _check_tiles(hand, context, win, standing, total, five)
+                    pungs.append(low)
+                    facts += _SET_FACTS[PUNG << 6 | low]
+                    bits |= _TILE_CLASS[low]
+                    if kind is _MELD_PUNG:
+                        added = 3 * _PLACE[low]
+                        melded_sets += 1
+                    else:
+                        added = 4 * _PLACE[low]
+                        if kind is _MELD_KONG:
+                            melded_kongs += 1
+                            melded_sets += 1
+                        else:
+                            concealed_kongs += 1
+                if low < 9:
+                    t0 += added
+                elif low < 18:
+                    t1 += added
+                elif low < 27:
+                    t2 += added
+                else:
+                    t3 += added
+            totals = (t0, t1, t2, t3)
+            fixed_chows = tuple(chows)
+            fixed_pungs = tuple(pungs)
+            check = True
+        if check:
+            t0, t1, t2, t3 = totals or (k0, k1, k2, k3)
+            if _over_four(t0) or _over_four(t1) or _over_four(t2) or _over_four(t3):
+                over = _counts_of((t0, t1, t2, t3))
+                raise InvalidHandError(
+                    "more than four of "
+                    + ", ".join(f"{TILES[t]} ({over[t]})" for t in range(34) if over[t] > 4)
+                )
+        self.k0 = k0
+        self.k1 = k1
+        self.k2 = k2
+        self.k3 = k3
+        self.totals = totals
+        if context.fourth_tile or context.kong:
+            self.fourth, self.kong = _check_tiles(
+                hand, context, self.standing_of(win), self.total_of(win)
+            )
+        else:  # no flag to check; 和绝张 when the other three are in one's own melds
+            self.kong = False
+            self.fourth = (
+                totals is not None and self.total_of(win) == 4 and self.standing_of(win) == 1
+            )
         self.win = win
         self.self_drawn = context.self_drawn
         self.last = context.last_tile
         self.seat: int = context.seat_wind
         self.prevalent: int = context.round_wind
         self.mil = mil
-        self.standing = standing
-        self.total = total
-        self.suits = (characters, dots, bamboo, honours)
-        self.kinds = characters.kinds + dots.kinds + bamboo.kinds + honours.kinds
+        self.r0 = characters
+        self.r1 = dots
+        self.r2 = bamboo
+        self.r3 = honours
+        # What the four readings hold together: the sum of their low fields never carries.
+        self.counts = (characters + dots + bamboo + honours) & _COUNTS_MASK
         self.bits = bits  # tile classes of the whole hand, declared melds included
-        self.fours = fours  # kinds of which the hand holds all four, declared melds included
-        self.fixed_chows = tuple(chows)
-        self.fixed_pungs = tuple(pungs)
+        self.fixed_chows = fixed_chows
+        self.fixed_pungs = fixed_pungs
         self.fixed_facts = facts
         self.melded_sets = melded_sets
         self.melded_kongs = melded_kongs
@@ -202,29 +267,115 @@ class _Ctx:
         self.unique: bool | None = None  # 独听 (第九条 77-79), when a decomposition needs it
         self.wait_fans = False
 
+    def key(self, suit: int) -> int:
+        """The standing tiles' counts of one suit (0-2 万 饼 条, 3 honours)."""
+        if suit == 0:
+            return self.k0
+        if suit == 1:
+            return self.k1
+        return self.k2 if suit == 2 else self.k3
+
+    def reading(self, suit: int) -> int:
+        """The reading of one suit (0-2 万 饼 条, 3 honours)."""
+        if suit == 0:
+            return self.r0
+        if suit == 1:
+            return self.r1
+        return self.r2 if suit == 2 else self.r3
+
+    def standing_of(self, tile: int) -> int:
+        """How many of ``tile`` the standing tiles hold."""
+        return self.key(tile // 9) >> 5 * (tile % 9) & 31
+
+    def total_of(self, tile: int) -> int:
+        """How many of ``tile`` the hand holds, declared melds included."""
+        totals = self.totals
+        if totals is None:
+            return self.standing_of(tile)
+        return totals[tile // 9] >> 5 * (tile % 9) & 31
+
+    @property
+    def standing(self) -> list[int]:
+        """The standing tiles' counts by tile (the winning tile included)."""
+        return _counts_of((self.k0, self.k1, self.k2, self.k3))
+
+    @property
+    def total(self) -> list[int]:
+        """The hand's counts by tile, declared melds included."""
+        return _counts_of(self.totals or (self.k0, self.k1, self.k2, self.k3))
+
+    @property
+    def kinds(self) -> int:
+        """How many kinds of tile the standing tiles hold."""
+        return (
+            self.r0 >> _HELD_AT & 511
+            | (self.r1 >> _HELD_AT & 511) << 9
+            | (self.r2 >> _HELD_AT & 511) << 18
+            | (self.r3 >> _HELD_AT & 127) << 27
+        ).bit_count()
+
+    @property
+    def odd(self) -> int:
+        """How many kinds the standing tiles hold an odd number of times (七对 holds none)."""
+        return (
+            self.k0 & _ONES
+            | (self.k1 & _ONES) << 1
+            | (self.k2 & _ONES) << 2
+            | (self.k3 & _ONES) << 3
+        ).bit_count()
+
+    @property
+    def knit(self) -> bool:
+        """Whether each suit holds ranks r+1, r+4, r+7 for some r (a 组合龙 takes one run of
+        each)."""
+        return self.counts >> _KNIT_AT == 3
+
+    @property
+    def fours(self) -> int:
+        """Kinds of which the hand holds all four, declared melds included (none holds five)."""
+        k0, k1, k2, k3 = self.totals or (self.k0, self.k1, self.k2, self.k3)
+        if not (k0 | k1 | k2 | k3) & _FOURS:
+            return 0
+        return (
+            k0 & _FOURS | (k1 & _FOURS) << 1 | (k2 & _FOURS) << 2 | (k3 & _FOURS) << 3
+        ).bit_count()
+
+    @property
+    def suits(self) -> tuple[_Suit, _Suit, _Suit, _Suit]:
+        """Each suit's reading worked out from its counts (:class:`_Suit`), as the table holds it."""
+        standing = self.standing
+        return (
+            _Suit(tuple(standing[0:9]), 0),
+            _Suit(tuple(standing[9:18]), 9),
+            _Suit(tuple(standing[18:27]), 18),
+            _Suit(tuple(standing[27:34]), 27),
+        )
+
 
 class _Suit:
-    """What one suit of the standing tiles holds, read once per pattern (:func:`_read_suit`).
+    """What one suit of the standing tiles holds, worked out from its counts (``pattern``; base
+    0, 9 or 18 for a suit, 27 for the honours): the reference the table of readings is made
+    from (:func:`_pack`, scripts/make_suit_table.py) and checked against.
 
     ``splits`` are its decompositions (``_Split``, the pair's tile -1 when it holds none);
     ``pairs`` is 1 when it holds 3n+2 tiles (the hand's pair is in it), else 0. The counts
     let the calculator skip what cannot be: ``most`` copies of one tile (more than 4 is no real
     hand), ``fours`` kinds held four times (四归一), ``kinds`` held, ``odd`` kinds held an odd
-    number of times (七对 has none), ``bits`` the OR of its tiles' classes, ``knit`` one bit per
-    offset r (0-2) whose ranks r+1, r+4, r+7 are all held (a 组合龙 takes one in each suit).
+    number of times (七对 has none), ``held`` the ranks held (bit r for rank r + 1), ``bits`` the
+    OR of its tiles' classes, ``knit`` one bit per offset r (0-2) whose ranks r+1, r+4, r+7 are
+    all held (a 组合龙 takes one in each suit).
     """
 
     __slots__ = (
         "bits",
         "fours",
+        "held",
         "kinds",
         "knit",
         "most",
         "odd",
         "pairs",
         "pattern",
-        "sole_known",
-        "sole_waits",
         "splits",
     )
 
@@ -235,13 +386,11 @@ class _Suit:
         offset = base if base < 27 else 0
         self.splits: tuple[_Split, ...] = tuple(_split_of(s, offset) for s in sets)
         self.pairs: int = pairs
-        # The ranks won on that leave the suit one wait (独听), as bits, found when first asked.
-        self.sole_known = 0
-        self.sole_waits = 0
-        most = fours = kinds = odd = bits = knit = 0
+        most = fours = kinds = odd = bits = knit = held = 0
         for rank, count in enumerate(pattern):
             if count:
                 kinds += 1
+                held |= 1 << rank
                 if count > most:
                     most = count
                 if count == 4:
@@ -256,36 +405,125 @@ class _Suit:
         self.fours = fours
         self.kinds = kinds
         self.odd = odd
+        self.held = held
         self.bits = bits
         self.knit: int = knit
 
 
-# A suit's counts as one int: four bits a rank (a suit of a hand holds at most 14 tiles).
-_PLACE: Final = tuple(1 << 4 * (t % 9) for t in range(34))
-
-# The readings met so far, one table per suit (万 饼 条, honours) keyed by those ints. Bounded: a
-# full table drops its oldest reading for each new one (core.bounded), so it is full within
-# some ten simulated sessions and a long run's memory stays flat.
-_SUIT_TABLES: Final[tuple[Bounded[int, _Suit], ...]] = (
-    Bounded(),
-    Bounded(),
-    Bounded(),
-    Bounded(),
+# --------------------------------------------------------------------------------------------
+# The readings of the suits, as ints
+#
+# A suit's standing tiles are counted in one int, five bits a rank (``_PLACE``; no count reaches
+# 32, declared melds included). The table of readings (scoring/_suit_table.py, generated ahead of
+# time) holds every suit pattern that splits into sets, with or without the pair, no tile more
+# than four times: 21,743 of them for 万 饼 条 (shared: a reading holds ranks, not tiles) and 498
+# for the honours. Any other pattern (七对, 十三幺, 全不靠, no winning shape) cannot be part of a
+# regular hand, and is read when met (:func:`_read_suit`). A reading is one int below 2**60 (so
+# that four of them add up to an int a compiled module keeps unboxed), of two parts:
+#
+# - counts (below ``_COUNTS_MASK``), fields wide enough that the four suits' readings add up
+#   without carrying: the facts of its sets when it splits one way only (``_SET_FACTS``),
+#   whether it holds the pair (2 when it splits no way: no sum of them is then 1), whether it
+#   splits several ways, and whether it holds a 组合龙 run (ranks r+1, r+4, r+7);
+# - its own fields: when it splits one way only, that split's sets (an index into ``_SET_RUNS``)
+#   and the pair's rank + 1, else where its splits start in ``MULTI`` and how many; the ranks it
+#   holds (bit r for rank r + 1), and the ranks whose tile, won on, is its only wait (独听).
+_PLACE: Final = tuple(1 << 5 * (t % 9) for t in range(34))
+_CHOW_PLACE: Final = tuple(
+    _PLACE[t] + _PLACE[t + 1] + _PLACE[t + 2] if t < 27 and t % 9 < 7 else 0 for t in range(34)
 )
-_SUIT_TABLE_SIZE: Final = (1 << 12) // 3  # per suit (a third: see core.bounded)
+_ONES: Final = sum(_PLACE[:9])  # the lowest bit of every rank's count
+_FOURS: Final = _ONES << 2  # the bit a count of 4 sets (no count above 4 is left to read)
+
+_FACTS_MASK: Final = (1 << 18) - 1
+_PAIRS_AT: Final = 18
+_MULTI_AT: Final = 21
+_KNIT_AT: Final = 24
+_COUNTS_MASK: Final = (1 << 26) - 1
+_SETS_AT: Final = 26
+_PAIR_AT: Final = 38
+_HELD_AT: Final = 42
+_SOLE_AT: Final = 51
+_HELD: Final = 511 << _HELD_AT
+
+# The sets one suit's split can hold: chows (by lowest rank, 0-6) and pungs (by rank, 0-8), four
+# at most; as tiles of each suit (万 饼 条, honours), and a pair's tile by rank + 1 (-1: none).
+_RUNS: Final = tuple(tuple(combinations_with_replacement(range(7), n)) for n in range(5))
+_RANKS: Final = tuple(tuple(combinations(range(9), n)) for n in range(5))
+_SET_RUNS: Final = tuple(
+    (run, ranks)
+    for n in range(5)
+    for chows in range(n + 1)
+    for run in _RUNS[chows]
+    for ranks in _RANKS[n - chows]
+)
 
 
-def _read_suit(standing: list[int], suit: int, key: int) -> _Suit:
-    """The reading of one suit (0-2 万 饼 条, 3 honours) of the standing tiles, ``key`` its
-    counts as an int."""
-    table = _SUIT_TABLES[suit]
-    found = table.get(key)
-    if found is None:
-        start = 9 * suit
-        pattern = tuple(standing[start : start + 9 if suit < 3 else 34])
-        found = _Suit(pattern, start)
-        table.put(key, found, _SUIT_TABLE_SIZE)
-    return found
+def _as_tiles(runs: list[tuple[int, ...]], base: int) -> tuple[tuple[int, ...], ...]:
+    """Runs of ranks as tiles from ``base``, each distinct run one shared tuple."""
+    tiles = {run: tuple([base + r for r in run]) for run in set(runs)}  # a few hundred
+    return tuple(map(tiles.__getitem__, runs))
+
+
+_CHOWS_0, _CHOWS_1, _CHOWS_2, _CHOWS_3 = (
+    _as_tiles([run for run, _ in _SET_RUNS], base) for base in (0, 9, 18, 27)
+)
+_PUNGS_0, _PUNGS_1, _PUNGS_2, _PUNGS_3 = (
+    _as_tiles([ranks for _, ranks in _SET_RUNS], base) for base in (0, 9, 18, 27)
+)
+_PAIR_0, _PAIR_1, _PAIR_2, _PAIR_3 = ((-1, *range(base, base + 9)) for base in (0, 9, 18, 27))
+_SUIT_CHOWS: Final = (_CHOWS_0, _CHOWS_1, _CHOWS_2, _CHOWS_3)
+_SUIT_PUNGS: Final = (_PUNGS_0, _PUNGS_1, _PUNGS_2, _PUNGS_3)
+_SUIT_PAIR: Final = (_PAIR_0, _PAIR_1, _PAIR_2, _PAIR_3)
+
+
+def _split_fields(split: _Split, base: int) -> int:
+    """One suit's split (tiles from ``base``) as a reading's fields: its facts, its sets (an
+    index into ``_SET_RUNS``) and the pair's rank + 1."""
+    chows, pungs, pair, facts = split
+    sets = (tuple(c - base for c in chows), tuple(p - base for p in pungs))
+    return (
+        facts
+        | _SET_RUNS.index(sets) << _SETS_AT
+        | (pair - base + 1 if pair >= 0 else 0) << _PAIR_AT
+    )
+
+
+def _pack(suit: _Suit, base: int, sole: int, start: int) -> int:
+    """A suit's reading as one int (tiles from ``base``, 27 for the honours): ``sole`` the ranks
+    whose tile, won on, is its only wait (bits); ``start`` where ``MULTI`` lists its splits when
+    it has several."""
+    value = suit.held << _HELD_AT | sole << _SOLE_AT | (suit.knit != 0) << _KNIT_AT
+    if not suit.splits:
+        return value | 2 << _PAIRS_AT
+    value |= suit.pairs << _PAIRS_AT
+    if len(suit.splits) > 1:
+        return value | 1 << _MULTI_AT | start << _SETS_AT | len(suit.splits) << _PAIR_AT
+    return value | _split_fields(suit.splits[0], base)
+
+
+def _read_suit(key: int, suit: int) -> int:
+    """The reading of one suit (0-2 万 饼 条, 3 honours) whose counts, ``key``, the table does
+    not hold: one that splits no way, or holds five of a tile (read as splitting no way)."""
+    held = _HELD_BY_COUNTS[(key | key >> 1 | key >> 2 | key >> 3 | key >> 4) & _ONES]
+    knit = suit < 3 and any(held >> r & 0b1001001 == 0b1001001 for r in (0, 1, 2))
+    return held << _HELD_AT | knit << _KNIT_AT | 2 << _PAIRS_AT
+
+
+# The ranks held (bit r for rank r + 1) by the lowest bits of the counts that are not 0.
+_HELD_BY_COUNTS: Final = {
+    sum(_PLACE[r] for r in range(9) if held >> r & 1): held for held in range(512)
+}
+
+
+def _counts_of(keys: tuple[int, int, int, int]) -> list[int]:
+    """Counts by tile from the suits' counts."""
+    return [keys[t // 9] >> 5 * (t % 9) & 31 for t in range(34)]
+
+
+def _over_four(key: int) -> bool:
+    """Whether some count of ``key`` is above 4 (bit 4 or 3 set, or bit 2 with bit 1 or 0)."""
+    return (key >> 4 | key >> 3 | key >> 2 & (key | key >> 1)) & _ONES != 0
 
 
 def _split_of(sets: tuple[int, ...], offset: int) -> _Split:
@@ -306,14 +544,60 @@ def _split_of(sets: tuple[int, ...], offset: int) -> _Split:
     return tuple(chows), tuple(pungs), pair, facts
 
 
-def _decompositions(suits: tuple[_Suit, _Suit, _Suit, _Suit]) -> list[_Split]:
+def _suit_split(fields: int, suit: int) -> _Split:
+    """A split of one suit from its fields (:func:`_split_fields`), as tiles of that suit."""
+    sets = fields >> _SETS_AT & 4095
+    return (
+        _SUIT_CHOWS[suit][sets],
+        _SUIT_PUNGS[suit][sets],
+        _SUIT_PAIR[suit][fields >> _PAIR_AT & 15],
+        fields & _FACTS_MASK,
+    )
+
+
+def _suit_splits(reading: int, suit: int) -> list[_Split]:
+    """Every split of one suit (0-2 万 饼 条, 3 honours) from its reading."""
+    if not reading >> _MULTI_AT & 7:
+        return [_suit_split(reading, suit)]
+    start = reading >> _SETS_AT & 4095
+    end = start + (reading >> _PAIR_AT & 15)
+    return [_suit_split(fields, suit) for fields in MULTI[start:end]]
+
+
+def _splits(ctx: _Ctx) -> list[_Split]:
     """Every decomposition of the standing tiles into sets and a pair: one split of each suit."""
+    counts = ctx.counts
+    if counts >> _PAIRS_AT & 7 != 1:  # (eight, four suits splitting no way, also reads 0)
+        return []
+    c, d, b, h = ctx.r0, ctx.r1, ctx.r2, ctx.r3
+    if not counts >> _MULTI_AT & 7:  # the usual case: each suit splits one way
+        cs = c >> _SETS_AT & 4095
+        ds = d >> _SETS_AT & 4095
+        bs = b >> _SETS_AT & 4095
+        hs = h >> _SETS_AT & 4095
+        return [
+            (
+                _CHOWS_0[cs] + _CHOWS_1[ds] + _CHOWS_2[bs],
+                _PUNGS_0[cs] + _PUNGS_1[ds] + _PUNGS_2[bs] + _PUNGS_3[hs],
+                # one suit holds the pair, the others -1 (every bit set)
+                _PAIR_0[c >> _PAIR_AT & 15]
+                & _PAIR_1[d >> _PAIR_AT & 15]
+                & _PAIR_2[b >> _PAIR_AT & 15]
+                & _PAIR_3[h >> _PAIR_AT & 15],
+                counts & _FACTS_MASK,
+            )
+        ]
+    each = [_suit_splits(reading, suit) for suit, reading in enumerate((c, d, b, h))]
+    return [_join(*parts) for parts in product(*each)]
+
+
+def _decompositions(suits: tuple[_Suit, _Suit, _Suit, _Suit]) -> list[_Split]:
+    """:func:`_splits` from readings worked out (:class:`_Suit`): the reference it is checked
+    against."""
     characters, dots, bamboo, honours = suits
     if characters.pairs + dots.pairs + bamboo.pairs + honours.pairs != 1:
         return []
     c, d, b, h = characters.splits, dots.splits, bamboo.splits, honours.splits
-    if len(c) == len(d) == len(b) == len(h) == 1:  # the usual case
-        return [_join(c[0], d[0], b[0], h[0])]
     return [_join(*parts) for parts in product(c, d, b, h)]  # none when a suit cannot split
 
 
@@ -384,6 +668,16 @@ _TILE_CLASS: Final = tuple(_tile_class(k) for k in range(34))
 _CHOW_CLASS: Final = tuple(
     _TILE_CLASS[k] | _TILE_CLASS[k + 1] | _TILE_CLASS[k + 2] if k < 27 and k % 9 < 7 else 0
     for k in range(34)
+)
+
+
+# The same for the ranks a suit holds (bit r for rank r + 1), by suit (万 饼 条, honours).
+_CLASS_0, _CLASS_1, _CLASS_2, _CLASS_3 = (
+    tuple(
+        reduce(or_, (_TILE_CLASS[base + r] for r in range(size) if held >> r & 1), 0)
+        for held in range(1 << size)
+    )
+    for base, size in ((0, 9), (9, 9), (18, 9), (27, 7))
 )
 
 
@@ -558,15 +852,15 @@ def _excluded(fan: int, reason: str) -> ExcludedFan:
 # --------------------------------------------------------------------------------------------
 # The regular shape: four sets and a pair
 
-# Per-set facts, 4 bits each, indexed by encoded set (kind << 6 | tile): summed over a
+# Per-set facts, 3 bits each (a hand has five sets with the pair), indexed by encoded set (kind << 6 | tile): summed over a
 # decomposition's sets (declared ones included) they count what 全带幺 全带五 全双刻 箭刻 幺九刻
 # and the wind fans ask about.
 _OUTSIDE: Final = 1 << 0
-_FIVES: Final = 1 << 4
-_EVENS: Final = 1 << 8
-_DRAGON_PUNGS: Final = 1 << 12
-_OTHER_PUNGS: Final = 1 << 16
-_WIND_PUNGS: Final = 1 << 20
+_FIVES: Final = 1 << 3
+_EVENS: Final = 1 << 6
+_DRAGON_PUNGS: Final = 1 << 9
+_OTHER_PUNGS: Final = 1 << 12
+_WIND_PUNGS: Final = 1 << 15
 
 
 def _set_facts(kind: int, tile: int) -> int:
@@ -597,11 +891,11 @@ _SET_FACTS: Final = tuple(_set_facts(s >> 6, s & 63) for s in range(4 << 6))
 
 def _every_set_fan(facts: int) -> int:
     """全带幺 全带五 全双刻: every set and the pair (five of them) has the property."""
-    if facts & 15 == 5:
+    if facts & 7 == 5:
         return F.OUTSIDE_HAND
-    if facts // _FIVES & 15 == 5:
+    if facts // _FIVES & 7 == 5:
         return F.ALL_FIVES
-    if facts // _EVENS & 15 == 5:
+    if facts // _EVENS & 7 == 5:
         return F.ALL_EVEN_PUNGS
     return 0
 
@@ -673,22 +967,26 @@ def _wait_fan(concealed_chows: Sequence[int], pair: int, win: int) -> int:
     return 0
 
 
+def _sole_wait(key: int, rank: int, honours: bool) -> bool:
+    """``waits.is_sole_wait``: whether one suit's counts (``key``, a pattern that splits into
+    sets, with or without the pair), less one tile of ``rank``, wait on that rank alone, as its
+    reading holds it."""
+    reading = (_HONOUR_READINGS if honours else _SUIT_READINGS).get(key)
+    return reading is not None and reading >> _SOLE_AT + rank & 1 == 1
+
+
 def _unique_wait(ctx: _Ctx) -> bool:
     """独听 (第九条 77-79) of a hand whose standing tiles split into sets and a pair:
-    ``waits.is_unique_wait_of_winning``, read from the winning suit's reading."""
+    ``waits.is_unique_wait_of_winning``, read from the table of readings."""
     win = ctx.win
-    suit, rank = ctx.suits[win // 9], win % 9
-    if not suit.sole_known >> rank & 1:
-        suit.sole_known |= 1 << rank
-        if is_sole_wait(suit.pattern, rank):
-            suit.sole_waits |= 1 << rank
-    if not suit.sole_waits >> rank & 1:
+    # The winning suit alone decides (is_unique_wait_of_winning); its reading knows.
+    if not ctx.reading(win // 9) >> _SOLE_AT + win % 9 & 1:
         return False
     # 七对 would also wait on the other odd tile: 13 concealed tiles, the winning tile's count odd
     # and one other odd count.
-    if ctx.fixed_chows or ctx.fixed_pungs or not ctx.standing[win] % 2:
+    if ctx.fixed_chows or ctx.fixed_pungs or not ctx.standing_of(win) % 2:
         return True
-    return sum(suit.odd for suit in ctx.suits) != 2
+    return ctx.odd != 2
 
 
 def _hand_base(ctx: _Ctx) -> list[int]:
@@ -785,15 +1083,15 @@ def _regular_fans(
             t[fan] = 1
         if len(pungs) == 4 and not t[F.FOUR_KONGS] and not t[F.FOUR_CONCEALED_PUNGS]:
             t[F.ALL_PUNGS] = 1
-        t[F.DRAGON_PUNG] = facts // _DRAGON_PUNGS & 15
-        t[F.PUNG_OF_TERMINALS_OR_HONOURS] = facts // _OTHER_PUNGS & 15
+        t[F.DRAGON_PUNG] = facts // _DRAGON_PUNGS & 7
+        t[F.PUNG_OF_TERMINALS_OR_HONOURS] = facts // _OTHER_PUNGS & 7
         if len(pungs) > 1:
             for fan in pung_fans(pungs):
                 t[fan] += 1
 
     if len(chows) == 4:
         # 一色双龙会 三色双龙会: two 123 and two 789 chows (four outside sets) and a pair of 5s
-        fan, pair_needed = terminal_chows(chows) if facts & 15 >= 4 else (0, -1)
+        fan, pair_needed = terminal_chows(chows) if facts & 7 >= 4 else (0, -1)
         if fan and pair == pair_needed:
             t[fan] = 1
         else:
@@ -828,7 +1126,7 @@ def _regular_fans(
             if ctx.unique:
                 t[fan] = 1
     _apply_implied(t, why)
-    if facts // _WIND_PUNGS & 15 and not t[F.BIG_FOUR_WINDS]:
+    if facts // _WIND_PUNGS & 7 and not t[F.BIG_FOUR_WINDS]:
         for p in pungs:
             if IS_WIND[p]:
                 _wind_pung_fans(p, ctx, t)
@@ -841,26 +1139,24 @@ def _regular_fans(
 # Special shapes
 
 
+# 连七对: a suit's counts when they are seven shifted pairs (1-7, 2-8, 3-9).
+_SHIFTED_PAIRS: Final = tuple(sum(2 * _PLACE[r] for r in range(s, s + 7)) for s in (0, 1, 2))
+
+
 def _seven_pairs_fans(ctx: _Ctx, why: list[ExcludedFan] | None) -> list[int]:
     """七对, or 连七对 when the pairs are seven shifted ones of the winning tile's suit."""
-    standing = ctx.standing
     suit = SUIT[ctx.win]
-    if suit < 3:
-        base = suit * 9
-        run = [standing[base + r] == 2 for r in range(9)]
-        shifted = any(all(run[s : s + 7]) for s in range(3))
-    else:
-        shifted = False
-    if shifted:
+    key = ctx.key(suit) if suit < 3 else 0
+    if key in _SHIFTED_PAIRS:  # all fourteen tiles
         t = [0] * FAN_TABLE_SIZE
         t[F.SEVEN_SHIFTED_PAIRS] = 1
-        if not standing[base] and not standing[base + 8]:
+        if key == _SHIFTED_PAIRS[1]:  # 2-8: no terminal
             t[F.ALL_SIMPLES] = 1
         _win_flag_fans(ctx, t)
         return t
     t = list(_class_fans(ctx.bits))
     t[F.SEVEN_PAIRS] = 1
-    t[F.TILE_HOG] = standing.count(4)
+    t[F.TILE_HOG] = ctx.fours
     _win_flag_fans(ctx, t)
     _apply_implied(t, why)
     return t
@@ -993,7 +1289,11 @@ def _knitted_straight_fans(
             t[F.CONCEALED_HAND] = 1
     # Waits beside a knitted straight: judged on the set and pair alone (the reference's reading).
     if not fixed:
-        if rest[ctx.win] and is_unique_wait_of_winning(rest, ctx.win):
+        # (the rest holds 5 tiles, so 七对 is not among its waits)
+        win = ctx.win
+        suit = [k for k in straight if k // 9 == win // 9]
+        key = ctx.key(win // 9) - sum(_PLACE[k] for k in suit)
+        if rest[win] and _sole_wait(key, win % 9, win >= 27):
             chows = (tile,) if kind == CHOW else ()
             fan = _wait_fan(chows, pair, ctx.win)
             if fan:
@@ -1067,25 +1367,22 @@ def _check_sizes(hand: Hand, context: WinContext) -> None:
 
 
 def _check_tiles(
-    hand: Hand, context: WinContext, win: int, standing: list[int], total: list[int], five: bool
+    hand: Hand, context: WinContext, standing_win: int, total_win: int
 ) -> tuple[bool, bool]:
-    """At most four of a tile (``five``: more of one, as read with the hand), and no flag the
-    tiles contradict; return (和绝张, kong flag)."""
-    if five:
-        over = [TILES[t] for t in range(34) if total[t] > 4]
-        raise InvalidHandError("more than four of " + ", ".join(f"{t} ({total[t]})" for t in over))
-    melded_win = total[win] - standing[win]
+    """No flag the tiles contradict, given how many of the winning tile the standing tiles
+    hold and the whole hand holds; return (和绝张, kong flag)."""
+    melded_win = total_win - standing_win
     fourth = context.fourth_tile
-    if fourth and standing[win] > 1:
+    if fourth and standing_win > 1:
         raise InvalidHandError(
             f"和绝张 (fourth tile) is impossible: the hand itself holds another {context.win_tile}"
         )
-    if melded_win == 3 and standing[win] == 1:
+    if melded_win == 3 and standing_win == 1:
         fourth = True  # three in one's own melds: the winning tile is necessarily the last one
     kong = context.kong
     if kong and context.self_drawn and not any(m.kind.is_kong for m in hand.melds):
         raise InvalidHandError("杠上开花 (out on a kong replacement) needs a kong in the hand")
-    if kong and not context.self_drawn and (standing[win] > 1 or melded_win > 0):
+    if kong and not context.self_drawn and (standing_win > 1 or melded_win > 0):
         raise InvalidHandError(
             f"抢杠和 (robbing a kong) is impossible: the other three {context.win_tile} are in the "
             "robbed pung, yet the hand holds one"
@@ -1097,8 +1394,10 @@ def _check_tiles(
 
 
 # Counted fans are immutable values: one shared instance per (fan, count) a table can hold.
-_COUNTED: Final[tuple[dict[int, CountedFan], ...]] = tuple(
-    {n: CountedFan(fan, n) for n in range(1, 9)} for fan in _FANS
+_FAN_NUMBERS: Final = tuple(range(FAN_TABLE_SIZE))
+_COUNTED: Final[tuple[tuple[CountedFan, ...], ...]] = tuple(
+    tuple(CountedFan(fan, n) for n in range(9))
+    for fan in _FANS  # (count 0 is never read)
 )
 
 
@@ -1117,8 +1416,8 @@ def _counted_fans(best: list[int], flowers: int) -> tuple[CountedFan, ...]:
     """The counted fans of a fan table, in display order."""
     # Fan numbers 1-81 run from the highest points down, so table order is display order;
     # only 明暗杠 (82, the mil profile) is out of place.
-    # The rows of the counted fans and their counts, paired in C: _COUNTED[fan][count].
-    fans = tuple(map(getitem, compress(_COUNTED, best), filter(None, best)))
+    # The counted ones picked in C (compress), then each one's shared instance.
+    fans = tuple([_COUNTED[fan][best[fan]] for fan in compress(_FAN_NUMBERS, best)])
     if flowers:
         fans += (_flower_fan(flowers),)
     if best[F.MELDED_AND_CONCEALED_KONG]:
@@ -1135,6 +1434,13 @@ def _tiles_shape(name: str, kinds: list[int]) -> str:
     return name + " " + " ".join(str(TILES[k]) for k in kinds)
 
 
+def _special_counts(ctx: _Ctx) -> bool:
+    """Whether the counts of a hand with no declared set allow a special shape: 七对 holds no
+    odd count, 十三幺 and 全不靠 13 or 14 kinds, 九莲宝灯 9, 组合龙 a run in each suit."""
+    kinds = ctx.kinds
+    return kinds >= 13 or kinds == 9 or not ctx.odd or ctx.knit
+
+
 def _special_shape(
     ctx: _Ctx, fixed: Sequence[Meld], why: list[ExcludedFan] | None, explain: bool
 ) -> tuple[list[int], str, list[SetView]] | None:
@@ -1142,39 +1448,40 @@ def _special_shape(
     十三幺, 组合龙, 九莲宝灯. Returns its fan table, and when explaining its name and its sets
     (组合龙 only).
 
-    Each shape is tried only when the counts read with the hand (:class:`_Suit`) allow it, so a
+    Each shape is tried only when the counts read with the hand (:class:`_Ctx`) allow it, so a
     hand that makes none builds nothing here."""
-    standing = ctx.standing
-    characters, dots, bamboo, honours = ctx.suits
     kinds = ctx.kinds
     if not fixed:
         # 七对 (第九条 19): fourteen concealed tiles, every kind held an even number of times
-        if not (characters.odd or dots.odd or bamboo.odd or honours.odd):
+        if not ctx.odd:
             t = _seven_pairs_fans(ctx, why)
             if not explain:
                 return t, "", []
+            standing = ctx.standing
             held = _held(standing)
             pairs = (str(TILES[k]) * 2 for k in held for _ in range(standing[k] // 2))
             return t, "七对 " + " ".join(pairs), []
         # 全不靠 (第九条 20, 34): fourteen single tiles (a regular hand repeats its pair's kind)
         if kinds == 14:
-            held = _held(standing)
+            held = _held(ctx.standing)
             found = _honors_and_knitted_fans(held, ctx)
             if found is not None:
                 return found, _tiles_shape("全不靠", held) if explain else "", []
         # 十三幺 (第九条 7): thirteen kinds, no simple among them
         if kinds == 13 and not ctx.bits & _NOT_TERMINAL_OR_HONOR:
-            held = _held(standing)
+            held = _held(ctx.standing)
             found = _thirteen_orphans_fans(held, ctx)
             if found is not None:
                 return found, _tiles_shape("十三幺", held) if explain else "", []
     # 组合龙 (第九条 35): 147, 258 and 369, one run in each suit
-    if characters.knit and dots.knit and bamboo.knit:
-        knitted = _knitted_straight_fans(fixed, standing, ctx.total, ctx, why, explain)
+    if ctx.knit:
+        knitted = _knitted_straight_fans(fixed, ctx.standing, ctx.total, ctx, why, explain)
         if knitted is not None:
             return knitted
-    # 九莲宝灯 (第九条 4): nine kinds of one suit
-    if not fixed and kinds == 9:
+    # 九莲宝灯 (第九条 4): nine kinds of one suit, the winning tile's
+    win = ctx.win
+    if not fixed and kinds == 9 and win < 27 and ctx.reading(win // 9) >> _HELD_AT & 511 == 511:
+        standing = ctx.standing
         found = _nine_gates_fans(standing, ctx)
         if found is not None:
             if not explain:
@@ -1206,8 +1513,10 @@ def calculate(
     best_points = 0
     shape = ""  # named only when explaining: the hot path formats no text
     seven_pairs = False
-    # The special shapes are concealed, but for 组合龙 with one declared set beside it.
-    if not fixed or (len(fixed) == 1 and ctx.kinds >= 9):
+    # The special shapes are concealed, but for 组合龙 with one declared set beside it; tried
+    # only when the counts allow one (七对 holds no odd count, 十三幺 and 全不靠 13 or 14 kinds,
+    # 九莲宝灯 9, 组合龙 a run in each suit).
+    if (not fixed and _special_counts(ctx)) or (len(fixed) == 1 and ctx.knit):
         special = _special_shape(ctx, fixed, why, explain)
         if special is not None:
             best, shape, views = special
@@ -1220,7 +1529,7 @@ def calculate(
 
     others: list[tuple[str, int]] = []  # readings not taken (就高不就低), when explaining
     if best is None or seven_pairs:
-        splits = _decompositions(ctx.suits)
+        splits = _splits(ctx)
         base = _hand_base(ctx) if splits else []
         if len(splits) == 1 and best is None and not explain:
             # The only reading: nothing to compare, and the base table is its own.

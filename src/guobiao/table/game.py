@@ -29,11 +29,11 @@ is the next player (下家). Internally tiles are ints and hands counts of 34.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from enum import Enum
 from itertools import compress
-from typing import Any
+from typing import Any, Final
 
 from guobiao.core.context import WinContext, Wind
 from guobiao.core.hand import Hand
@@ -145,16 +145,16 @@ class Action:
         return cls(kind, tile)
 
 
-PASS = Action(ActionKind.PASS)
-WIN = Action(ActionKind.WIN)
+PASS: Final = Action(ActionKind.PASS)
+WIN: Final = Action(ActionKind.WIN)
 
 # One instance of every tile action, made once: the game loop only picks from these tables.
-_DISCARD = tuple(Action(ActionKind.DISCARD, TILES[t]) for t in range(34))
-_PUNG = tuple(Action(ActionKind.PUNG, TILES[t]) for t in range(34))
-_KONG = tuple(Action(ActionKind.KONG, TILES[t]) for t in range(34))
-_CONCEALED_KONG = tuple(Action(ActionKind.CONCEALED_KONG, TILES[t]) for t in range(34))
-_ADDED_KONG = tuple(Action(ActionKind.ADDED_KONG, TILES[t]) for t in range(34))
-_CHOW = tuple(Action(ActionKind.CHOW, TILES[t]) for t in range(34))
+_DISCARD: Final = tuple(Action(ActionKind.DISCARD, TILES[t]) for t in range(34))
+_PUNG: Final = tuple(Action(ActionKind.PUNG, TILES[t]) for t in range(34))
+_KONG: Final = tuple(Action(ActionKind.KONG, TILES[t]) for t in range(34))
+_CONCEALED_KONG: Final = tuple(Action(ActionKind.CONCEALED_KONG, TILES[t]) for t in range(34))
+_ADDED_KONG: Final = tuple(Action(ActionKind.ADDED_KONG, TILES[t]) for t in range(34))
+_CHOW: Final = tuple(Action(ActionKind.CHOW, TILES[t]) for t in range(34))
 
 
 def _chows_with(tile: int) -> tuple[tuple[int, int, int], ...]:
@@ -170,7 +170,7 @@ def _chows_with(tile: int) -> tuple[tuple[int, int, int], ...]:
     return tuple(out)
 
 
-_CHOW_WITH = tuple(_chows_with(t) for t in range(34))
+_CHOW_WITH: Final = tuple(_chows_with(t) for t in range(34))
 
 
 class Phase(Enum):
@@ -180,25 +180,23 @@ class Phase(Enum):
     OVER = "over"
 
 
-# Enum members as module constants for the game loop: ``Phase.ACT`` is a slow look-up (3.11)
-_ACT, _RESPOND, _ROB, _OVER = Phase.ACT, Phase.RESPOND, Phase.ROB, Phase.OVER
-_K_DISCARD, _K_CHOW, _K_PUNG, _K_KONG = (
-    ActionKind.DISCARD,
-    ActionKind.CHOW,
-    ActionKind.PUNG,
-    ActionKind.KONG,
-)
-_K_CONCEALED_KONG, _K_ADDED_KONG, _K_WIN = (
-    ActionKind.CONCEALED_KONG,
-    ActionKind.ADDED_KONG,
-    ActionKind.WIN,
-)
-_M_CHOW, _M_PUNG, _M_KONG, _M_CONCEALED_KONG = (
-    MeldKind.CHOW,
-    MeldKind.PUNG,
-    MeldKind.KONG,
-    MeldKind.CONCEALED_KONG,
-)
+# Enum members as module constants for the game loop: ``Phase.ACT`` is a slow look-up (3.11);
+# Final, so that the compiled build (hatch_build.py) reads them as C globals
+_ACT: Final = Phase.ACT
+_RESPOND: Final = Phase.RESPOND
+_ROB: Final = Phase.ROB
+_OVER: Final = Phase.OVER
+_K_DISCARD: Final = ActionKind.DISCARD
+_K_CHOW: Final = ActionKind.CHOW
+_K_PUNG: Final = ActionKind.PUNG
+_K_KONG: Final = ActionKind.KONG
+_K_CONCEALED_KONG: Final = ActionKind.CONCEALED_KONG
+_K_ADDED_KONG: Final = ActionKind.ADDED_KONG
+_K_WIN: Final = ActionKind.WIN
+_M_CHOW: Final = MeldKind.CHOW
+_M_PUNG: Final = MeldKind.PUNG
+_M_KONG: Final = MeldKind.KONG
+_M_CONCEALED_KONG: Final = MeldKind.CONCEALED_KONG
 
 
 @dataclass(frozen=True, slots=True)
@@ -300,7 +298,7 @@ class SeatView:
         return seen
 
 
-_NO_WAITS: frozenset[int] = frozenset()
+_NO_WAITS: Final[frozenset[int]] = frozenset()
 
 
 @dataclass(slots=True)
@@ -759,23 +757,22 @@ class Game:
                 self._end_draw()
                 return
             tile = wall.draw_for(seat)
-        elif wall.remaining == 0:
-            self._end_draw()
-            return
+            kong = replacement  # no flowers
         else:
-            tile = wall.draw_replacement() if replacement else wall.draw()
-        kong = replacement
-        s = self._seats[seat]
-        while tile >= 34:  # a flower: show it and draw a replacement (补花)
-            s.flowers.append(tile)
-            self._changes.append(seat)
-            kong = False  # a win on a flower replacement is 自摸, not 杠上开花 (#81)
             if wall.remaining == 0:
                 self._end_draw()
                 return
-            assert isinstance(wall, Wall)
-            tile = wall.draw_replacement()
-        s.counts[tile] += 1
+            tile = wall.draw_replacement() if replacement else wall.draw()
+            kong = replacement
+            while tile >= 34:  # a flower: show it and draw a replacement (补花)
+                self._seats[seat].flowers.append(tile)
+                self._changes.append(seat)
+                kong = False  # a win on a flower replacement is 自摸, not 杠上开花 (#81)
+                if wall.remaining == 0:
+                    self._end_draw()
+                    return
+                tile = wall.draw_replacement()
+        self._seats[seat].counts[tile] += 1
         self._changes.append((tile + 1) << 2 | seat)  # a draw (Game.changes)
         self._last_tile = tile
         self._enter_act(seat, True, kong)
@@ -787,39 +784,42 @@ class Game:
         self._kong_replacement = kong
         self._responses = {}
         s = self._seats[seat]
-        actions: list[Action] = []
+        counts = s.counts
+        actions: list[Action] = []  # those before the discards: a win, kongs
         if after_draw:
             tile = self._last_tile
             if tile in s.waits and self._can_win(seat, tile, self_drawn=True):  # cheap test first
                 actions.append(WIN)
             # 第七条七: kongs need a replacement tile; none right after a chow. Botzone: from
             # one's own segment, and none on the last tile (the next seat's segment is empty).
-            segments = self._segment_left
-            if segments is None:
-                can_kong = self._wall.remaining > 0
-            else:
-                can_kong = segments[seat] > 0 and segments[(seat + 1) % 4] > 0
-            if can_kong and not self._just_chowed:
-                if 4 in s.counts:
-                    actions.extend(_CONCEALED_KONG[t] for t in range(34) if s.counts[t] == 4)
-                for meld in s.melds:  # 第七条七(一): 抓進一張與已經碰的刻子牌相同
-                    if meld.kind is _M_PUNG and (
-                        meld.tile == self._last_tile
-                        # the Botzone judge (BUGANG X): the fourth tile may be any one held
-                        or (self._lenient_kongs and s.counts[meld.tile])
-                    ):
-                        actions.append(_ADDED_KONG[meld.tile])
-        actions.extend(compress(_DISCARD, s.counts))
-        self._pending = {seat: tuple(actions)}
+            if not self._just_chowed:
+                segments = self._segment_left
+                if segments is None:
+                    can_kong = self._wall.remaining > 0
+                else:
+                    can_kong = segments[seat] > 0 and segments[(seat + 1) & 3] > 0
+                if can_kong:
+                    if 4 in counts:
+                        actions.extend(_CONCEALED_KONG[t] for t in range(34) if counts[t] == 4)
+                    for meld in s.melds:  # 第七条七(一): 抓進一張與已經碰的刻子牌相同
+                        if meld.kind is _M_PUNG and (
+                            meld.tile == tile
+                            # the Botzone judge (BUGANG X): the fourth tile may be any one held
+                            or (self._lenient_kongs and counts[meld.tile])
+                        ):
+                            actions.append(_ADDED_KONG[meld.tile])
+        if actions:
+            actions.extend(compress(_DISCARD, counts))
+            self._pending = {seat: tuple(actions)}
+        else:
+            self._pending = {seat: tuple(compress(_DISCARD, counts))}
         self._to_act = (seat,)
 
     def _act_own(self, seat: int, action: Action) -> None:
         s = self._seats[seat]
         kind = action.kind
         self._just_chowed = False
-        if kind is _K_WIN:
-            self._finish_win(seat, None, self._last_tile, robbed=False)
-        elif kind is _K_DISCARD:
+        if kind is _K_DISCARD:
             assert action.tile is not None
             tile = int(action.tile)
             s.counts[tile] -= 1
@@ -827,10 +827,22 @@ class Game:
             self._changes.append(~(tile << 2 | seat))  # a discard (Game.changes)
             self._visible[tile] += 1
             if tile != self._last_tile or not self._after_draw:
-                self._update_waits_after_discard(seat)
+                # The waits after a discard, the hand having changed by one tile in (a draw or
+                # a claim) and one out since they were last computed: one tile in lowers the
+                # shanten by at most one, one out never lowers it, so a hand that was 2 or more
+                # from ready is not ready now and its waits need no computing until the bound
+                # reaches 0.
+                floor = s.floor - 1
+                if floor > 0 and s.floor_melds == len(s.melds):
+                    s.floor = floor
+                    s.waits = _NO_WAITS
+                else:
+                    self._update_waits(seat)
             # else the tile just drawn: the hand is as before the draw, and so are its waits
             self._last_tile = tile
             self._open_claims(seat, tile)
+        elif kind is _K_WIN:
+            self._finish_win(seat, None, self._last_tile, robbed=False)
         elif kind is _K_CONCEALED_KONG:
             assert action.tile is not None
             tile = int(action.tile)
@@ -872,7 +884,9 @@ class Game:
             counts = s.counts
             n = counts[tile]
             # cheap tests first: most seats can neither win, pung nor chow this tile
-            chows = _CHOW_WITH[tile] if step == 1 and wall_left else ()
+            chows: Sequence[Action] = ()
+            if step == 1 and wall_left:  # 吃 only from 上家
+                chows = [_CHOW[low] for low, a, b in _CHOW_WITH[tile] if counts[a] and counts[b]]
             win = tile in s.waits and seat not in barred
             if not (win or (wall_left and n >= 2) or chows):
                 if false_wins:
@@ -888,9 +902,7 @@ class Game:
                 # kong anyway and the hand is then drawn (荒牌)
                 if n == 3 and (segments is None or segments[seat] or self._lenient_kongs):
                     actions.append(_KONG[tile])
-                for low, a, b in chows:  # 吃 only from 上家
-                    if counts[a] and counts[b]:
-                        actions.append(_CHOW[low])
+                actions += chows
             if actions:
                 actions.append(PASS)
                 pending[seat] = tuple(actions)
@@ -900,8 +912,10 @@ class Game:
         self.current = discarder
         self._pending = pending
         self._responses = {}
-        self._to_act = tuple(pending)
-        if not pending:
+        if pending:
+            self._to_act = tuple(pending)
+        else:
+            self._to_act = ()
             self._next_turn(discarder)
 
     def _open_robbing(self, konger: int, tile: int) -> None:
@@ -1002,19 +1016,6 @@ class Game:
         s.waits = _NO_WAITS if distance else frozenset(ready_waits(counts, melds))
         s.floor = distance
         s.floor_melds = melds
-
-    def _update_waits_after_discard(self, seat: int) -> None:
-        """The waits after a discard, the hand having changed by one tile in (a draw or a claim)
-        and one out since they were last computed: one tile in lowers the shanten by at most
-        one, one out never lowers it, so a hand that was 2 or more from ready is not ready now
-        and its waits need no computing until the bound reaches 0."""
-        s = self._seats[seat]
-        floor = s.floor - 1
-        if floor > 0 and s.floor_melds == len(s.melds):
-            s.floor = floor
-            s.waits = _NO_WAITS
-        else:
-            self._update_waits(seat)
 
     # -- internals: winning -------------------------------------------------------------------
     def _win_context(self, seat: int, tile: int, *, self_drawn: bool, robbing: bool) -> WinContext:
