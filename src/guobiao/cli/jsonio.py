@@ -258,8 +258,9 @@ def _quick_meld(raw: Any) -> Meld | None:
 
 
 _CONTEXTS: Bounded[tuple[Any, ...], WinContext] = Bounded()
-"""Win contexts read so far, by their values as written (a few thousand are usual), the newest
-kept (core.bounded), so a long stream's memory stays flat."""
+"""Win contexts read so far, by their values as written, the newest kept (core.bounded), so a
+long stream's memory stays flat: a few hundred, since a hand's flags and winds repeat often and a
+context is cheap to make again."""
 
 
 def _quick_hand(obj: Any) -> tuple[Hand, WinContext] | None:
@@ -325,7 +326,7 @@ def _quick_hand(obj: Any) -> tuple[Hand, WinContext] | None:
         if win is None or seat is None or round_ is None or not 0 <= flowers <= 8:
             return None
         context = WinContext(win, self_drawn, fourth_tile, kong, last_tile, seat, round_, flowers)
-        _CONTEXTS.put(key, context, (1 << 12) // 3)
+        _CONTEXTS.put(key, context, (1 << 10) // 3)
     if melds_raw:
         melds = []
         for raw in melds_raw:

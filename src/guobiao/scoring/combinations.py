@@ -10,7 +10,6 @@ from functools import lru_cache
 from math import comb
 from typing import Final
 
-from guobiao.core.bounded import Bounded
 from guobiao.scoring._combination_table import (
     CHOW_TABLE,
     CHOW_VALUES,
@@ -246,34 +245,22 @@ def pung_rank(pungs: tuple[int, ...]) -> int:
 
 
 # The calculator's hot path needs only the fans, not the sets they rest on: read from the
-# generated tables, with a bounded dict in front (one look-up by the tuple itself; a full one
-# drops its oldest entry for each new one, so a long run's memory stays flat). An explanation asks for the sets as
-# well, rarely enough to work them out again.
-_CHOW_FANS: Final[Bounded[tuple[int, ...], tuple[int, ...]]] = Bounded()
-_PUNG_FANS: Final[Bounded[tuple[int, ...], tuple[int, ...]]] = Bounded()
-_TABLE_SIZE: Final = (1 << 13) // 3  # each keeps its newest entries (core.bounded)
+# generated tables by rank (no table fills as hands come, so memory stays what the tables take).
+# An explanation asks for the sets as well, rarely enough to work them out again.
 
 
 def chow_fans(chows: tuple[int, ...]) -> tuple[int, ...]:
     """The fan numbers of :func:`chow_combinations`, one entry per count."""
-    fans = _CHOW_FANS.get(chows)
-    if fans is None:
-        if len(chows) < 2:
-            return ()
-        fans = CHOW_VALUES[CHOW_TABLE[chow_rank(chows)]]
-        _CHOW_FANS.put(chows, fans, _TABLE_SIZE)
-    return fans
+    if len(chows) < 2:
+        return ()
+    return CHOW_VALUES[CHOW_TABLE[chow_rank(chows)]]
 
 
 def pung_fans(pungs: tuple[int, ...]) -> tuple[int, ...]:
     """The fan numbers of :func:`pung_combinations`, one entry per count."""
-    fans = _PUNG_FANS.get(pungs)
-    if fans is None:
-        if len(pungs) < 2:
-            return ()
-        fans = PUNG_VALUES[PUNG_TABLE[pung_rank(pungs)]]
-        _PUNG_FANS.put(pungs, fans, _TABLE_SIZE)
-    return fans
+    if len(pungs) < 2:
+        return ()
+    return PUNG_VALUES[PUNG_TABLE[pung_rank(pungs)]]
 
 
 @lru_cache(maxsize=1 << 14)
