@@ -2,11 +2,28 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from guobiao import Hand, WinContext, Wind, parse_hand
 from guobiao.scoring.calculator import calculate
 from guobiao.scoring.result import FanResult
 
 PROFILES = ("1998", "mil")
+
+NINE_GATES_JSON: dict[str, Any] = {
+    "concealed": ["W1", "W1", "W1", "W2", "W3", "W4", "W5", "W6", "W7", "W8", "W9", "W9", "W9"],
+    "melds": [],
+    "win_tile": "W5",
+    "self_drawn": False,
+    "fourth_tile": False,
+    "kong": False,
+    "last_tile": False,
+    "seat_wind": "E",
+    "round_wind": "E",
+    "flowers": 0,
+}
+"""九莲宝灯 won on W5 in the JSON input form (``guobiao fan --jsonl``), every key written out:
+88 + 双暗刻 2 + 幺九刻 1 = 91."""
 
 
 def score(

@@ -7,6 +7,7 @@ import json
 from click.testing import CliRunner
 
 from guobiao.cli import main
+from scoring import NINE_GATES_JSON
 
 
 def run(*args: str, stdin: str | None = None) -> tuple[int, str]:
@@ -66,20 +67,7 @@ def test_errors_are_messages_with_exit_codes() -> None:
 
 
 def test_jsonl_stream_survives_bad_lines() -> None:
-    good = {
-        "concealed": [
-            *["W1", "W1", "W1", "W2", "W3", "W4", "W5", "W6", "W7", "W8", "W9", "W9", "W9"]
-        ],
-        "melds": [],
-        "win_tile": "W5",
-        "self_drawn": False,
-        "fourth_tile": False,
-        "kong": False,
-        "last_tile": False,
-        "seat_wind": "E",
-        "round_wind": "E",
-        "flowers": 0,
-    }
+    good = NINE_GATES_JSON
     not_winning = dict(good, win_tile="F1")
     stdin = "\n".join([json.dumps(good), "{not json", "", json.dumps(not_winning), "[]"]) + "\n"
     code, out = run("fan", "--jsonl", "--rules", "mil", stdin=stdin)

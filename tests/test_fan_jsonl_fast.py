@@ -21,20 +21,10 @@ from click.testing import CliRunner
 import handgen
 from guobiao.cli import jsonio, main
 from guobiao.cli.jsonio import answer_line, evaluate_line, hand_from_json
+from scoring import NINE_GATES_JSON
 
 HANDS = list(handgen.generate(1500, 14))
-NINE_GATES: dict[str, Any] = {
-    "concealed": ["W1", "W1", "W1", "W2", "W3", "W4", "W5", "W6", "W7", "W8", "W9", "W9", "W9"],
-    "melds": [],
-    "win_tile": "W5",
-    "self_drawn": False,
-    "fourth_tile": False,
-    "kong": False,
-    "last_tile": False,
-    "seat_wind": "E",
-    "round_wind": "E",
-    "flowers": 0,
-}
+NINE_GATES = NINE_GATES_JSON
 PUNG = {"type": "pung", "tiles": ["W1", "W1", "W1"], "from": 1}
 
 

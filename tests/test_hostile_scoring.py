@@ -27,6 +27,7 @@ from guobiao.core.hand import Hand, parse_hand, parse_tiles
 from guobiao.core.tiles import Tile, TileParseError
 from guobiao.scoring.calculator import calculate
 from guobiao.scoring.result import InvalidHandError
+from scoring import NINE_GATES_JSON
 
 NINE_GATES = "W1W1W1W2W3W4W5W6W7W8W9W9W9 +W5"
 # Valid hands from the README and tests/test_cli.py, the seeds of the mutations.
@@ -40,18 +41,7 @@ HANDS = [
     "W1W9B1B9T1T9F1F2F3F4J1J2J3",
     "(B5B5B5B5)[F2F2F2:1]W1W2W3T7T8 +T9 H1H2",
 ]
-GOOD: dict[str, Any] = {
-    "concealed": ["W1", "W1", "W1", "W2", "W3", "W4", "W5", "W6", "W7", "W8", "W9", "W9", "W9"],
-    "melds": [],
-    "win_tile": "W5",
-    "self_drawn": False,
-    "fourth_tile": False,
-    "kong": False,
-    "last_tile": False,
-    "seat_wind": "E",
-    "round_wind": "E",
-    "flowers": 0,
-}
+GOOD = NINE_GATES_JSON
 GOOD_LINE = json.dumps(GOOD).encode()
 EXAMPLES = Path(__file__).resolve().parents[1] / "docs" / "examples" / "hands.jsonl"
 JSON_LINES = [GOOD_LINE, *EXAMPLES.read_bytes().splitlines()[:6]]

@@ -60,6 +60,14 @@ def _hands(seed: int, count: int) -> list[tuple[list[int], int]]:
     return out
 
 
+def _four_of_a_kind(*tiles: int) -> Iterator[list[int]]:
+    """Four copies of each tile in turn, and nothing else (a hand of three melds)."""
+    for tile in tiles:
+        counts = [0] * 34
+        counts[tile] = 4
+        yield counts
+
+
 # guobiao.core.shanten: the interning tables and the per-table limits
 
 
@@ -67,8 +75,15 @@ def test_shanten_tables_stay_within_their_limits_and_answer_the_same(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     hands = _hands(21, 300)
+    # four of a kind after three melds waits on a fifth copy: a pattern outside the generated
+    # tables, decomposed, so that the decomposition memos fill (and overflow at a limit of 3)
+    fourth = [(counts, 3) for counts in _four_of_a_kind(0, 4, 8, 10, 27, 33)]
+
+    def answers() -> list[tuple[Any, ...]]:
+        return [*shanten_answers(hands), *(useful_tiles(c, m) for c, m in fourth)]
+
     clear_caches()
-    roomy = shanten_answers(hands)
+    roomy = answers()
     tables = [
         v for v in vars(shanten_module).values() if isinstance(v, dict) and hasattr(v, "limit")
     ]
@@ -77,12 +92,11 @@ def test_shanten_tables_stay_within_their_limits_and_answer_the_same(
         monkeypatch.setattr(table, "limit", 3)
     monkeypatch.setattr(shanten_module, "_DECOMP_LIMIT", 3)
     clear_caches()
-    assert shanten_answers(hands) == roomy
+    assert answers() == roomy
     for table in tables:
         assert 0 < len(table) <= 3
-    # a pattern is decomposed only outside the generated tables (a fifth copy): maybe none here
     for memo in (shanten_module._DECOMP_SUITED, shanten_module._DECOMP_HONOR):
-        assert len(memo) <= 3
+        assert 0 < len(memo) <= 3
     monkeypatch.undo()
     clear_caches()
 
@@ -97,8 +111,8 @@ def test_shanten_interned_values_are_shared_and_few() -> None:
         discard_options(counts, melds)
     # 1111m and 1111z after three melds wait on a fifth copy, a pattern outside the generated
     # tables, which is decomposed (and memoised)
-    useful_tiles([4] + [0] * 33, 3)
-    useful_tiles([0] * 27 + [4] + [0] * 6, 3)
+    for counts in _four_of_a_kind(0, 27):
+        useful_tiles(counts, 3)
     pareto = shanten_module._PARETO
     for memo in (shanten_module._DECOMP_SUITED, shanten_module._DECOMP_HONOR):
         assert memo

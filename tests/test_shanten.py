@@ -189,48 +189,6 @@ def test_clear_caches_changes_nothing() -> None:
     assert (shanten(c), waits(c), useful_tiles(c)) == before
 
 
-def test_full_tables_are_emptied_and_answer_the_same(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Every lazily filled table is bounded, so that a server's or a long run's memory stays
-    flat: with tiny limits each is emptied when full, and the answers stay those of roomy ones."""
-    import guobiao.core.shanten as module
-
-    rng = random.Random(7)
-    wall = [t for t in range(34) for _ in range(4)]
-    hands = []
-    for _ in range(200):
-        counts = [0] * 34
-        for t in rng.sample(wall, 14):
-            counts[t] += 1
-        hands.append(counts)
-
-    def answers() -> list[tuple[int, list[DiscardOption], list[int], list[int]]]:
-        out = []
-        for counts in hands:
-            thirteen = list(counts)
-            thirteen[next(t for t in range(34) if counts[t])] -= 1
-            out.append(
-                (shanten(counts), discard_options(counts), useful_tiles(thirteen), waits(thirteen))
-            )
-        return out
-
-    clear_caches()
-    roomy = answers()
-    tables = [v for v in vars(module).values() if isinstance(v, dict) and hasattr(v, "limit")]
-    assert len(tables) >= 8  # _COMB _FIN _SREC _SRESTS _HREC _KNIT _SNEXT _HNEXT
-    for table in tables:
-        monkeypatch.setattr(table, "limit", 5)
-    monkeypatch.setattr(module, "_DECOMP_LIMIT", 5)
-    clear_caches()
-    assert answers() == roomy
-    for table in tables:
-        assert 0 < len(table) <= 5
-    # a pattern is decomposed only outside the generated tables (a fifth copy): maybe none here
-    for memo in (module._DECOMP_SUITED, module._DECOMP_HONOR):
-        assert len(memo) <= 5
-    monkeypatch.undo()
-    clear_caches()
-
-
 @pytest.mark.parametrize(
     ("counts", "melds"),
     [

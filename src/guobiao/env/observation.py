@@ -756,8 +756,6 @@ _SAME: Final = {
     MeldKind.KONG: tuple((t, t, t, t) for t in range(34)),
 }
 
-_OTHERS: Final = tuple(tuple((r, (seat + r) & 3) for r in range(4)) for seat in range(4))
-"""An observer's seat -> (relative seat, absolute seat) of every seat, itself first."""
 _EMPTY_TILES: Final = array("h", bytes(2 * (MELD_TILES - HAND)))
 _EMPTY_PLANE: Final = array("h", bytes(2 * 34))
 _EMPTY_SLOTS: Final = array("h", bytes(2 * 16))

@@ -444,7 +444,6 @@ _SETS_AT: Final = 26
 _PAIR_AT: Final = 38
 _HELD_AT: Final = 42
 _SOLE_AT: Final = 51
-_HELD: Final = 511 << _HELD_AT
 
 # The sets one suit's split can hold: chows (by lowest rank, 0-6) and pungs (by rank, 0-8), four
 # at most; as tiles of each suit (万 饼 条, honours), and a pair's tile by rank + 1 (-1: none).
