@@ -484,7 +484,7 @@ def test_the_box_shows_sets_exclusions_and_payments(base_url: str) -> None:
         assert scroll[0] <= PHONE["height"] and scroll[1] <= PHONE["width"]
         # the replay's last step shows the same (its names are the server's)
         page.goto(f"{base_url}/room/{made['id']}/replay?hand=1&lang=en")
-        page.wait_for_selector("#scrub")
+        page.wait_for_selector("#table:not([hidden])")  # loaded (#scrub is in the page's HTML)
         page.keyboard.press("End")
         page.wait_for_selector("#result:not([hidden]) table.payments")
         assert shown(page, "#result") == expected_box(x, result, result["names"], "en")
