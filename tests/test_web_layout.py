@@ -143,17 +143,18 @@ def play_hand(page: Any, device: str) -> int:
             "() => ({decision: state.decision, legal: state.view.legal_actions,"
             " drawn: state.view.drawn, wall: state.view.wall_remaining})"
         )
-        bad = layout_problems(page, sizes)
-        if bad:
-            shot(page, f"failed-{size}.png")
-        assert bad == [], f"decision {now['decision']}: {bad}"
         legal: list[str] = now["legal"]
-        buttons = page.locator("#actions button")
         if device in DEVICES and "pass" in legal and not took_claim:
+            # before the layout checks: the claim window is short and may close under them
             took_claim = True
             if device == "desktop":
                 shot(page, "screenshot-claim.png")
             shots_at_each_size(page, sizes, "claim")
+        bad = layout_problems(page, sizes)
+        if bad:
+            shot(page, f"failed-{size}.png")
+        assert bad == [], f"decision {now['decision']}: {bad}"
+        buttons = page.locator("#actions button")
         if device in DEVICES and now["wall"] <= 60 and not took_mid:
             took_mid = True
             shot(page, f"screenshot-table-{device}.png")
