@@ -108,7 +108,7 @@ def slow_special(ctx: calc._Ctx, fixed: tuple[Meld, ...]) -> list[int] | None:
 
 def fast_special(ctx: calc._Ctx, fixed: tuple[Meld, ...]) -> list[int] | None:
     """The calculator's own path: the gate in ``calculate``, then ``_special_shape``."""
-    if not fixed or (len(fixed) == 1 and ctx.kinds >= 9):
+    if (not fixed and calc._special_counts(ctx)) or (len(fixed) == 1 and ctx.knit):
         found = calc._special_shape(ctx, fixed, None, False)
         return None if found is None else found[0]
     return None
@@ -181,6 +181,31 @@ def test_five_of_a_tile_is_refused_whatever_holds_it() -> None:
         hand = Hand(concealed, (meld,) if meld else ())
         with pytest.raises(InvalidHandError, match="more than four"):
             calc.calculate(hand, WinContext(win))
+
+
+def test_four_of_each_tile_is_taken_and_five_refused() -> None:
+    # The count check reads every rank of every suit at once (count + 3 reaching 8): each tile,
+    # held four or five times between a declared meld, the standing tiles and the winning tile.
+    for k in range(34):
+        others = [t for t in range(34) if t != k][:4]
+        filler = others[:3] * 3 + others[3:]  # ten tiles, none held more than three times
+        for kind, standing, win_k, refused in (
+            (MeldKind.PUNG, 1, False, False),  # 3 + 1
+            (MeldKind.PUNG, 2, False, True),  # 3 + 2
+            (MeldKind.PUNG, 1, True, True),  # 3 + 1 + the winning tile
+            (MeldKind.CONCEALED_KONG, 1, False, True),  # 4 + 1
+            (MeldKind.KONG, 0, True, True),  # 4 + the winning tile
+            (MeldKind.KONG, 0, False, False),  # 4
+        ):
+            concealed = tuple(TILES[t] for t in [k] * standing + filler[: 10 - standing])
+            win = TILES[k] if win_k else TILES[others[3]]
+            offered = None if kind is MeldKind.CONCEALED_KONG else 1
+            hand = Hand(concealed, (Meld(kind, TILES[k], offered),))
+            if refused:
+                with pytest.raises(InvalidHandError, match="more than four"):
+                    calc.calculate(hand, WinContext(win))
+            else:
+                calc.calculate(hand, WinContext(win))  # no error: four is a real hand's most
 
 
 def test_winning_result_is_the_dataclass_s() -> None:

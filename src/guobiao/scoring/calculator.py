@@ -112,6 +112,7 @@ class _Ctx:
         "fixed_chows",
         "fixed_facts",
         "fixed_pungs",
+        "fours",
         "fourth",
         "k0",
         "k1",
@@ -129,6 +130,7 @@ class _Ctx:
         "r3",
         "seat",
         "self_drawn",
+        "situation",
         "totals",
         "unique",
         "wait_fans",
@@ -137,11 +139,13 @@ class _Ctx:
 
     def __init__(self, hand: Hand, context: WinContext, mil: bool) -> None:
         """Read and check the hand (raises InvalidHandError); nothing is counted yet."""
-        _check_sizes(hand, context)
+        concealed: tuple[int, ...] = hand.concealed  # as ints: compiled, plain tuple indexing
+        melds = hand.melds
+        if hand.win_tile is not None or hand.flowers or len(concealed) != 13 - 3 * len(melds):
+            _check_sizes(hand, context)  # the sizes and flowers, in detail (raises when wrong)
         win: int = context.win_tile
         # Each suit's counts as one int (the tiles come sorted, so suit by suit).
         k0 = k1 = k2 = k3 = 0
-        concealed: tuple[int, ...] = hand.concealed  # as ints: compiled, plain tuple indexing
         for tile in concealed:
             if tile < 9:
                 k0 += _PLACE[tile]
@@ -179,27 +183,26 @@ class _Ctx:
             | _CLASS_2[bamboo >> _HELD_AT & 511]
             | _CLASS_3[honours >> _HELD_AT & 127]
         )
-        # with the declared melds (None while there are none: the same)
-        totals: tuple[int, int, int, int] | None = None
+        # with the declared melds
+        t0, t1, t2, t3 = k0, k1, k2, k3
         fixed_chows: tuple[int, ...] = ()
         fixed_pungs: tuple[int, ...] = ()  # by tile, kongs included
         facts = melded_sets = melded_kongs = concealed_kongs = 0
-        if hand.melds:
-            t0, t1, t2, t3 = k0, k1, k2, k3
+        if melds:
             chows: list[int] = []
             pungs: list[int] = []
-            for meld in hand.melds:
+            for meld in melds:
                 kind = meld.kind
                 low: int = meld.tile
                 if kind is _MELD_CHOW:
                     added = _CHOW_PLACE[low]
                     chows.append(low)
-                    facts += _SET_FACTS[CHOW << 6 | low]
+                    facts += _CHOW_FACTS[low]
                     bits |= _CHOW_CLASS[low]
                     melded_sets += 1
                 else:
                     pungs.append(low)
-                    facts += _SET_FACTS[PUNG << 6 | low]
+                    facts += _PUNG_FACTS[low]
                     bits |= _TILE_CLASS[low]
                     if kind is _MELD_PUNG:
                         added = 3 * _PLACE[low]
@@ -219,35 +222,49 @@ class _Ctx:
                     t2 += added
                 else:
                     t3 += added
-            totals = (t0, t1, t2, t3)
             fixed_chows = tuple(chows)
             fixed_pungs = tuple(pungs)
             check = True
-        if check:
-            t0, t1, t2, t3 = totals or (k0, k1, k2, k3)
-            if _over_four(t0) or _over_four(t1) or _over_four(t2) or _over_four(t3):
-                over = _counts_of((t0, t1, t2, t3))
-                raise InvalidHandError(
-                    "more than four of "
-                    + ", ".join(f"{TILES[t]} ({over[t]})" for t in range(34) if over[t] > 4)
-                )
+        # A count above 4 sets bit 3 or 4 of its field once 3 is added (no count reaches 29).
+        if (
+            check
+            and ((t0 + _THREES) | (t1 + _THREES) | (t2 + _THREES) | (t3 + _THREES)) & _OVER_FOUR
+        ):
+            over = _counts_of((t0, t1, t2, t3))
+            raise InvalidHandError(
+                "more than four of "
+                + ", ".join(f"{TILES[t]} ({over[t]})" for t in range(34) if over[t] > 4)
+            )
+        if melds or context.fourth_tile or context.kong:
+            suit = win // 9
+            at = 5 * (win - 9 * suit)
+            standing_win = (k0, k1, k2, k3)[suit] >> at & 31
+            total_win = (t0, t1, t2, t3)[suit] >> at & 31
+            if context.fourth_tile or context.kong:
+                fourth, kong = _check_tiles(hand, context, standing_win, total_win)
+            else:  # 和绝张 when the other three are in one's own melds
+                fourth = total_win == 4 and standing_win == 1
+                kong = False
+        else:
+            fourth = kong = False
+        self.fourth = fourth
+        self.kong = kong
         self.k0 = k0
         self.k1 = k1
         self.k2 = k2
         self.k3 = k3
-        self.totals = totals
-        if context.fourth_tile or context.kong:
-            self.fourth, self.kong = _check_tiles(
-                hand, context, self.standing_of(win), self.total_of(win)
-            )
-        else:  # no flag to check; 和绝张 when the other three are in one's own melds
-            self.kong = False
-            self.fourth = (
-                totals is not None and self.total_of(win) == 4 and self.standing_of(win) == 1
-            )
+        self.totals = (t0, t1, t2, t3) if melds else None
+        # Kinds held four times (no count is above 4 now): 四归一, or declared as kongs.
+        self.fours = (
+            0
+            if not (t0 | t1 | t2 | t3) & _FOURS
+            else (
+                t0 & _FOURS | (t1 & _FOURS) << 1 | (t2 & _FOURS) << 2 | (t3 & _FOURS) << 3
+            ).bit_count()
+        )
         self.win = win
-        self.self_drawn = context.self_drawn
-        self.last = context.last_tile
+        self.self_drawn = self_drawn = context.self_drawn
+        self.last = last = context.last_tile
         self.seat: int = context.seat_wind
         self.prevalent: int = context.round_wind
         self.mil = mil
@@ -264,6 +281,17 @@ class _Ctx:
         self.melded_sets = melded_sets
         self.melded_kongs = melded_kongs
         self.concealed_kongs = concealed_kongs
+        # The situation as one int: the four win flags, the profile, the declared sets and kongs.
+        self.situation: int = (
+            fourth
+            | self_drawn << 1
+            | last << 2
+            | kong << 3
+            | mil << 4
+            | melded_sets << 5
+            | melded_kongs << 8
+            | concealed_kongs << 11
+        )
         self.unique: bool | None = None  # 独听 (第九条 77-79), when a decomposition needs it
         self.wait_fans = False
 
@@ -329,16 +357,6 @@ class _Ctx:
         """Whether each suit holds ranks r+1, r+4, r+7 for some r (a 组合龙 takes one run of
         each)."""
         return self.counts >> _KNIT_AT == 3
-
-    @property
-    def fours(self) -> int:
-        """Kinds of which the hand holds all four, declared melds included (none holds five)."""
-        k0, k1, k2, k3 = self.totals or (self.k0, self.k1, self.k2, self.k3)
-        if not (k0 | k1 | k2 | k3) & _FOURS:
-            return 0
-        return (
-            k0 & _FOURS | (k1 & _FOURS) << 1 | (k2 & _FOURS) << 2 | (k3 & _FOURS) << 3
-        ).bit_count()
 
     @property
     def suits(self) -> tuple[_Suit, _Suit, _Suit, _Suit]:
@@ -434,6 +452,8 @@ _CHOW_PLACE: Final = tuple(
 )
 _ONES: Final = sum(_PLACE[:9])  # the lowest bit of every rank's count
 _FOURS: Final = _ONES << 2  # the bit a count of 4 sets (no count above 4 is left to read)
+_THREES: Final = 3 * _ONES
+_OVER_FOUR: Final = 3 * _ONES << 3  # bits 3 and 4 of every count: a count above 4, plus 3
 
 _FACTS_MASK: Final = (1 << 18) - 1
 _PAIRS_AT: Final = 18
@@ -504,25 +524,29 @@ def _pack(suit: _Suit, base: int, sole: int, start: int) -> int:
 def _read_suit(key: int, suit: int) -> int:
     """The reading of one suit (0-2 万 饼 条, 3 honours) whose counts, ``key``, the table does
     not hold: one that splits no way, or holds five of a tile (read as splitting no way)."""
-    held = _HELD_BY_COUNTS[(key | key >> 1 | key >> 2 | key >> 3 | key >> 4) & _ONES]
-    knit = suit < 3 and any(held >> r & 0b1001001 == 0b1001001 for r in (0, 1, 2))
+    held = (key | key >> 1 | key >> 2 | key >> 3 | key >> 4) & _ONES  # the lowest bit of each
+    return (_NO_SPLIT_SUITED if suit < 3 else _NO_SPLIT_HONOURS)[held]
+
+
+def _no_split(held: int, suited: bool) -> int:
+    """The reading of a suit that splits no way, holding the ranks ``held`` (bit r for rank
+    r + 1)."""
+    knit = suited and any(held >> r & 0b1001001 == 0b1001001 for r in (0, 1, 2))
     return held << _HELD_AT | knit << _KNIT_AT | 2 << _PAIRS_AT
 
 
-# The ranks held (bit r for rank r + 1) by the lowest bits of the counts that are not 0.
-_HELD_BY_COUNTS: Final = {
-    sum(_PLACE[r] for r in range(9) if held >> r & 1): held for held in range(512)
+# The same by the lowest bits of its counts that are not 0 (_PLACE), for a suit and the honours.
+_NO_SPLIT_SUITED: Final = {
+    sum(_PLACE[r] for r in range(9) if held >> r & 1): _no_split(held, True) for held in range(512)
+}
+_NO_SPLIT_HONOURS: Final = {
+    sum(_PLACE[r] for r in range(7) if held >> r & 1): _no_split(held, False) for held in range(128)
 }
 
 
 def _counts_of(keys: tuple[int, int, int, int]) -> list[int]:
     """Counts by tile from the suits' counts."""
     return [keys[t // 9] >> 5 * (t % 9) & 31 for t in range(34)]
-
-
-def _over_four(key: int) -> bool:
-    """Whether some count of ``key`` is above 4 (bit 4 or 3 set, or bit 2 with bit 1 or 0)."""
-    return (key >> 4 | key >> 3 | key >> 2 & (key | key >> 1)) & _ONES != 0
 
 
 def _split_of(sets: tuple[int, ...], offset: int) -> _Split:
@@ -886,6 +910,8 @@ def _set_facts(kind: int, tile: int) -> int:
 
 
 _SET_FACTS: Final = tuple(_set_facts(s >> 6, s & 63) for s in range(4 << 6))
+_CHOW_FACTS: Final = _SET_FACTS[CHOW << 6 : CHOW << 6 | 34]  # by tile
+_PUNG_FACTS: Final = _SET_FACTS[PUNG << 6 : PUNG << 6 | 34]
 
 
 def _every_set_fan(facts: int) -> int:
@@ -978,30 +1004,32 @@ def _unique_wait(ctx: _Ctx) -> bool:
     """独听 (第九条 77-79) of a hand whose standing tiles split into sets and a pair:
     ``waits.is_unique_wait_of_winning``, read from the table of readings."""
     win = ctx.win
+    suit = win // 9
+    rank = win - 9 * suit
+    if suit == 0:
+        reading, key = ctx.r0, ctx.k0
+    elif suit == 1:
+        reading, key = ctx.r1, ctx.k1
+    elif suit == 2:
+        reading, key = ctx.r2, ctx.k2
+    else:
+        reading, key = ctx.r3, ctx.k3
     # The winning suit alone decides (is_unique_wait_of_winning); its reading knows.
-    if not ctx.reading(win // 9) >> _SOLE_AT + win % 9 & 1:
+    if not reading >> _SOLE_AT + rank & 1:
         return False
     # 七对 would also wait on the other odd tile: 13 concealed tiles, the winning tile's count odd
     # and one other odd count.
-    if ctx.fixed_chows or ctx.fixed_pungs or not ctx.standing_of(win) % 2:
+    if ctx.totals is not None or not key >> 5 * rank & 1:
         return True
     return ctx.odd != 2
 
 
 def _hand_base(ctx: _Ctx) -> list[int]:
     """The fans every regular decomposition shares, as a fan table."""
-    t = list(_class_fans(ctx.bits))
-    # The situation as one int: the four win flags, the profile, the declared sets and kongs.
-    key = (
-        ctx.fourth
-        | ctx.self_drawn << 1
-        | ctx.last << 2
-        | ctx.kong << 3
-        | ctx.mil << 4
-        | ctx.melded_sets << 5
-        | ctx.melded_kongs << 8
-        | ctx.concealed_kongs << 11
-    )
+    bits = ctx.bits
+    fans = _CLASS_FANS.get(bits)
+    t = list(_class_fans(bits) if fans is None else fans)
+    key = ctx.situation
     situation = _SITUATIONS.get(key)
     if situation is None:  # at most 2**14 of them
         situation = _SITUATIONS[key] = _situation_fans(
@@ -1129,6 +1157,12 @@ def _regular_fans(
         for p in pungs:
             if IS_WIND[p]:
                 _wind_pung_fans(p, ctx, t)
+    return t  # no fan at all is 无番和: see _chicken
+
+
+def _chicken(t: list[int]) -> list[int]:
+    """A regular decomposition's table with 无番和 (第九条 43) when it holds no other fan. (The
+    fans of the only decomposition leave it out: :func:`_counted_fans` adds it.)"""
     if not any(t):
         t[F.CHICKEN_HAND] = 1
     return t
@@ -1400,6 +1434,9 @@ _COUNTED: Final[tuple[tuple[CountedFan, ...], ...]] = tuple(
 )
 
 
+_CHICKEN_HAND: Final = (_COUNTED[F.CHICKEN_HAND][1],)
+
+
 @cache
 def _flower_fan(flowers: int) -> CountedFan:
     return CountedFan(Fan.FLOWER_TILES, flowers, (f"{flowers} flower(s)",))
@@ -1412,11 +1449,15 @@ def _display_key(counted: CountedFan) -> tuple[bool, int, int]:
 
 
 def _counted_fans(best: list[int], flowers: int) -> tuple[CountedFan, ...]:
-    """The counted fans of a fan table, in display order."""
+    """The counted fans of a fan table, in display order; 无番和 when it holds none (the only
+    decomposition's table leaves it out)."""
     # Fan numbers 1-81 run from the highest points down, so table order is display order;
     # only 明暗杠 (82, the mil profile) is out of place.
     # The counted ones picked in C (compress), then each one's shared instance.
-    fans = tuple([_COUNTED[fan][best[fan]] for fan in compress(_FAN_NUMBERS, best)])
+    counted: list[CountedFan] = []
+    for fan in compress(_FAN_NUMBERS, best):
+        counted.append(_COUNTED[fan][best[fan]])
+    fans = tuple(counted) if counted else _CHICKEN_HAND  # 无番和 (第九条 43)
     if flowers:
         fans += (_flower_fan(flowers),)
     if best[F.MELDED_AND_CONCEALED_KONG]:
@@ -1435,9 +1476,13 @@ def _tiles_shape(name: str, kinds: list[int]) -> str:
 
 def _special_counts(ctx: _Ctx) -> bool:
     """Whether the counts of a hand with no declared set allow a special shape: 七对 holds no
-    odd count, 十三幺 and 全不靠 13 or 14 kinds, 九莲宝灯 9, 组合龙 a run in each suit."""
+    odd count, 十三幺 and 全不靠 13 or 14 kinds, 九莲宝灯 the nine of the winning tile's suit, 组合龙
+    a run in each suit."""
     kinds = ctx.kinds
-    return kinds >= 13 or kinds == 9 or not ctx.odd or ctx.knit
+    if kinds >= 13 or not ctx.odd or ctx.knit:
+        return True
+    win = ctx.win
+    return kinds == 9 and win < 27 and ctx.reading(win // 9) >> _HELD_AT & 511 == 511
 
 
 def _special_shape(
@@ -1490,6 +1535,11 @@ def _special_shape(
     return None
 
 
+# Lists only an explanation fills: never written to otherwise.
+_NO_VIEWS: Final[list[SetView]] = []
+_NO_OTHERS: Final[list[tuple[str, int]]] = []
+
+
 def calculate(
     hand: Hand, context: WinContext, rules: str = "1998", *, explain: bool = False
 ) -> FanResult:
@@ -1508,7 +1558,7 @@ def calculate(
     why: list[ExcludedFan] | None = [] if explain else None
 
     best: list[int] | None = None
-    views: list[SetView] = []
+    views: list[SetView] = _NO_VIEWS
     best_points = 0
     shape = ""  # named only when explaining: the hot path formats no text
     seven_pairs = False
@@ -1526,7 +1576,7 @@ def calculate(
             if seven_pairs:  # a regular reading may score higher (就高不就低)
                 best_points = _total(best)
 
-    others: list[tuple[str, int]] = []  # readings not taken (就高不就低), when explaining
+    others: list[tuple[str, int]] = [] if explain else _NO_OTHERS  # readings not taken (就高不就低)
     if best is None or seven_pairs:
         splits = _splits(ctx)
         base = _hand_base(ctx) if splits else []
@@ -1538,7 +1588,7 @@ def calculate(
                 splits.sort(key=_ref_key)
             chosen: _Split | None = None
             for split in splits:
-                table = _regular_fans(ctx, split, base.copy(), None)
+                table = _chicken(_regular_fans(ctx, split, base.copy(), None))
                 points = _total(table)
                 if explain:
                     others.append((" ".join(map(str, _set_views(fixed, split, ctx))), points))
@@ -1555,7 +1605,7 @@ def calculate(
                     others.append((shape, _total(_seven_pairs_fans(ctx, None))))
                 assert why is not None
                 why.clear()
-                best = _regular_fans(ctx, chosen, base.copy(), why)
+                best = _chicken(_regular_fans(ctx, chosen, base.copy(), why))
                 views = _set_views(fixed, chosen, ctx)
                 shape = " ".join(map(str, views))
     if best is None:

@@ -249,18 +249,45 @@ def pung_rank(pungs: tuple[int, ...]) -> int:
 # An explanation asks for the sets as well, rarely enough to work them out again.
 
 
+# The places of the first to fourth set, by tile (the rank is their sum plus the count's offset).
+_C0, _C1, _C2, _C3 = _CHOW_PLACE
+_P0, _P1, _P2, _P3 = _PUNG_PLACE
+_C_3: Final = _CHOW_OFFSET[3]
+_C_4: Final = _CHOW_OFFSET[4]
+_P_3: Final = _PUNG_OFFSET[3]
+_P_4: Final = _PUNG_OFFSET[4]
+
+
 def chow_fans(chows: tuple[int, ...]) -> tuple[int, ...]:
-    """The fan numbers of :func:`chow_combinations`, one entry per count."""
-    if len(chows) < 2:
-        return ()
-    return CHOW_VALUES[CHOW_TABLE[chow_rank(chows)]]
+    """The fan numbers of :func:`chow_combinations`, one entry per count (:func:`chow_rank`
+    written out by count: the hot path)."""
+    n = len(chows)
+    if n == 2:
+        a, b = chows
+        return CHOW_VALUES[CHOW_TABLE[_C0[a] + _C1[b]]]
+    if n == 3:
+        a, b, c = chows
+        return CHOW_VALUES[CHOW_TABLE[_C_3 + _C0[a] + _C1[b] + _C2[c]]]
+    if n == 4:
+        a, b, c, d = chows
+        return CHOW_VALUES[CHOW_TABLE[_C_4 + _C0[a] + _C1[b] + _C2[c] + _C3[d]]]
+    return ()
 
 
 def pung_fans(pungs: tuple[int, ...]) -> tuple[int, ...]:
-    """The fan numbers of :func:`pung_combinations`, one entry per count."""
-    if len(pungs) < 2:
-        return ()
-    return PUNG_VALUES[PUNG_TABLE[pung_rank(pungs)]]
+    """The fan numbers of :func:`pung_combinations`, one entry per count (:func:`pung_rank`
+    written out by count: the hot path)."""
+    n = len(pungs)
+    if n == 2:
+        a, b = pungs
+        return PUNG_VALUES[PUNG_TABLE[_P0[a] + _P1[b]]]
+    if n == 3:
+        a, b, c = pungs
+        return PUNG_VALUES[PUNG_TABLE[_P_3 + _P0[a] + _P1[b] + _P2[c]]]
+    if n == 4:
+        a, b, c, d = pungs
+        return PUNG_VALUES[PUNG_TABLE[_P_4 + _P0[a] + _P1[b] + _P2[c] + _P3[d]]]
+    return ()
 
 
 @lru_cache(maxsize=1 << 14)
