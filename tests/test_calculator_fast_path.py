@@ -108,7 +108,7 @@ def slow_special(ctx: calc._Ctx, fixed: tuple[Meld, ...]) -> list[int] | None:
 
 def fast_special(ctx: calc._Ctx, fixed: tuple[Meld, ...]) -> list[int] | None:
     """The calculator's own path: the gate in ``calculate``, then ``_special_shape``."""
-    if (not fixed and calc._special_counts(ctx)) or (len(fixed) == 1 and ctx.knit):
+    if calc._special_counts(ctx, fixed):
         found = calc._special_shape(ctx, fixed, None, False)
         return None if found is None else found[0]
     return None

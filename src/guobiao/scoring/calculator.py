@@ -1474,10 +1474,12 @@ def _tiles_shape(name: str, kinds: list[int]) -> str:
     return name + " " + " ".join(str(TILES[k]) for k in kinds)
 
 
-def _special_counts(ctx: _Ctx) -> bool:
-    """Whether the counts of a hand with no declared set allow a special shape: 七对 holds no
-    odd count, 十三幺 and 全不靠 13 or 14 kinds, 九莲宝灯 the nine of the winning tile's suit, 组合龙
-    a run in each suit."""
+def _special_counts(ctx: _Ctx, fixed: tuple[Meld, ...]) -> bool:
+    """Whether the counts allow a special shape. They are concealed, but for 组合龙 with one
+    declared set beside it; with none declared: 七对 holds no odd count, 十三幺 and 全不靠 13 or 14
+    kinds, 九莲宝灯 the nine of the winning tile's suit, 组合龙 a run in each suit."""
+    if fixed:
+        return len(fixed) == 1 and ctx.knit
     kinds = ctx.kinds
     if kinds >= 13 or not ctx.odd or ctx.knit:
         return True
@@ -1562,10 +1564,8 @@ def calculate(
     best_points = 0
     shape = ""  # named only when explaining: the hot path formats no text
     seven_pairs = False
-    # The special shapes are concealed, but for 组合龙 with one declared set beside it; tried
-    # only when the counts allow one (七对 holds no odd count, 十三幺 and 全不靠 13 or 14 kinds,
-    # 九莲宝灯 9, 组合龙 a run in each suit).
-    if (not fixed and _special_counts(ctx)) or (len(fixed) == 1 and ctx.knit):
+    # The special shapes, tried only when the counts allow one.
+    if _special_counts(ctx, fixed):
         special = _special_shape(ctx, fixed, why, explain)
         if special is not None:
             best, shape, views = special
