@@ -151,13 +151,14 @@ def click_by_policy(page: Any) -> None:
     decision is answered once, on the state the server sent for it."""
     over = "!document.querySelector('#overlay').hidden"
     for _ in range(500):
-        page.wait_for_function(f"() => {over} || (state && state.must_act)")
-        if page.evaluate(f"() => {over}"):
+        # one snapshot, taken when the seat must act (two reads could straddle a new state)
+        now = page.wait_for_function(
+            f"() => ({over}) ? {{over: true}} : state && state.must_act && {{"
+            "decision: state.decision, legal: state.view.legal_actions,"
+            " drawn: state.view.drawn, hand: state.view.hand}"
+        ).json_value()
+        if now.get("over"):
             return
-        now = page.evaluate(
-            "() => ({decision: state.decision, legal: state.view.legal_actions,"
-            " drawn: state.view.drawn, hand: state.view.hand})"
-        )
         legal: list[str] = now["legal"]
         drawn: str | None = now["drawn"]
         if "win" in legal:

@@ -136,13 +136,15 @@ def play_hand(page: Any, device: str) -> int:
     size = sizes[0]
     took_mid = took_claim = False
     for decisions in range(500):  # returns how many were answered
-        page.wait_for_function(f"() => {OVER} || (state && state.must_act)")
-        if page.evaluate(f"() => {OVER}"):
+        # one snapshot, taken when the seat must act: read separately, a claim window could
+        # close in between and leave the test acting on the next state (legal = [])
+        now = page.wait_for_function(
+            f"() => ({OVER}) ? {{over: true}} : state && state.must_act && {{"
+            "decision: state.decision, legal: state.view.legal_actions,"
+            " drawn: state.view.drawn, wall: state.view.wall_remaining}"
+        ).json_value()
+        if now.get("over"):
             return decisions
-        now = page.evaluate(
-            "() => ({decision: state.decision, legal: state.view.legal_actions,"
-            " drawn: state.view.drawn, wall: state.view.wall_remaining})"
-        )
         legal: list[str] = now["legal"]
         if device in DEVICES and "pass" in legal and not took_claim:
             # before the layout checks: the claim window is short and may close under them
