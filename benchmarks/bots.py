@@ -22,8 +22,10 @@ cost. ``--orders arena`` plays the arena's own 24 orders and seeding (``play_job
 Printed per pair, for bot A: hands (deals × 24), mean score per hand with its 95% interval over
 deals (1.96 standard errors of the per-deal means, the arena's ``ci95``), win and self-drawn
 rate, deal-in rate (its discards won by another), the deal-in rate of one B seat, and A's time per
-decision (a decision: one ``choose`` with some choice; p50, p99, max, mean, in ms). Nothing is
-asserted; ``--out`` also writes the table as Markdown.
+decision (a decision: one ``choose`` with some choice; p50, p99, max, mean, in ms). Then, for two
+bots measured against the same B (``strong:fan`` and ``fan:fan``), the mean per-deal difference of
+their scores with its interval: paired over the same walls, the direct answer to "does A do better
+than C against them". Nothing is asserted; ``--out`` also writes the table as Markdown.
 """
 
 from __future__ import annotations
@@ -132,6 +134,7 @@ class Row:
     times: list[float]
     errors: int
     seconds: float
+    per_deal: list[float] = field(default_factory=list)
 
     def percentile(self, q: float) -> float:
         if not self.times:
@@ -181,6 +184,7 @@ def measure(pair: str, deals: int, seed: int, orders: str, workers: int) -> Row:
         times,
         errors,
         seconds,
+        per_deal,
     )
 
 
@@ -200,6 +204,26 @@ def markdown(row: Row) -> str:
         f"| {row.win:.1%} | {row.self_drawn:.1%} | {row.deal_in:.1%} | {row.other_deal_in:.1%} "
         f"| {ms[0]:.1f} | {ms[1]:.1f} | {top:.1f} | {mean:.1f} |"
     )
+
+
+def paired(rows: list[Row]) -> list[str]:
+    """Bot A against bot C, both against three B on the same walls (same seed and deals): the mean
+    of the per-deal differences of their scores, with its 95% interval. Sharing the walls, the
+    difference is measured more closely than the two rows' intervals suggest."""
+    lines = []
+    for a in rows:
+        hero, _, other = a.pair.partition(":")
+        for c in rows:
+            rival, _, against = c.pair.partition(":")
+            if against != other or BOT_KINDS.index(rival) <= BOT_KINDS.index(hero):
+                continue
+            diffs = [x - y for x, y in zip(a.per_deal, c.per_deal, strict=True)]
+            ci = 1.96 * statistics.stdev(diffs) / math.sqrt(len(diffs))
+            lines.append(
+                f"{hero} - {rival}, each against three {other}: "
+                f"{statistics.fmean(diffs):+.2f} ± {ci:.2f} per hand (paired over {len(diffs)} deals)"
+            )
+    return lines
 
 
 def main() -> None:
@@ -229,8 +253,10 @@ def main() -> None:
     )
     lines = [HEADER, "|" + "---|" * 13]
     print("\n".join(lines), flush=True)
+    rows: list[Row] = []
     for pair in pairs:
         row = measure(pair, args.deals, args.seed, args.orders, args.workers)
+        rows.append(row)
         lines.append(markdown(row))
         note = f"  ({row.seconds:.0f} s" + (f", {row.errors} bot errors" if row.errors else "")
         print(lines[-1] + note + ")", flush=True)
@@ -238,6 +264,10 @@ def main() -> None:
         "mean/hand: A's mean score per hand (±95%: half the interval, over deals); win, "
         "self-drawn, deal-in: per hand, A's; B deal-in: one B seat's; times: A's decisions."
     )
+    differences = paired(rows)
+    if differences:
+        print("\n".join(differences))
+        lines += ["", *(f"- {line}" for line in differences)]
     if args.out is not None:
         args.out.write_text("\n".join(lines) + "\n", encoding="utf-8")
 

@@ -15,7 +15,8 @@ import pytest
 from click.testing import CliRunner
 
 from guobiao.bots import BOT_KINDS, BOT_LEVELS, BOT_NAMES, LEVEL_OF, FanBot, RandomBot, make_bot
-from guobiao.bots.strong import StrongBot
+from guobiao.bots.strong import StrongBot, _Search
+from guobiao.bots.view import hand_counts, unseen_counts
 from guobiao.botzone.protocol import BOTZONE_RULES
 from guobiao.cli.app import main as cli_main
 from guobiao.cli.terminal import parse_bots
@@ -133,6 +134,29 @@ def test_the_same_decisions_when_every_hidden_tile_changes() -> None:
             compared += 1
     assert compared >= 40
     assert differed >= compared * 3 // 4
+
+
+def test_safe_discards_are_an_option_and_the_choices_they_change_are_safer() -> None:
+    """``safe=2`` (0 by default: measured weaker) adds the two safest discards to the search once
+    some seat seems ready: every choice stays legal, and where it changes the choice, the new
+    discard is less likely to feed a ready seat than the one the default bot makes."""
+    compared = changed = 0
+    for seed, seat in ((1, 0), (2, 1), (3, 2), (4, 3), (6, 0), (7, 2), (8, 1), (9, 3)):
+        for _, view in _strong_decisions(seed, seat):
+            if view.phase is not Phase.ACT:
+                continue
+            plain = StrongBot(seed, rules=BOTZONE_RULES).choose(view)
+            bot = StrongBot(seed, rules=BOTZONE_RULES, safe=2)
+            guarded = bot.choose(view)
+            assert guarded in view.legal_actions
+            compared += 1
+            if guarded != plain and plain.kind is guarded.kind is ActionKind.DISCARD:
+                changed += 1
+                risk = _Search(bot, view, unseen_counts(view, hand_counts(view))).risk
+                assert plain.tile is not None and guarded.tile is not None
+                assert risk[guarded.tile] < risk[plain.tile], (seed, seat, plain, guarded)
+    assert compared >= 100
+    assert changed >= 1, (compared, changed)
 
 
 # -- wins and strength -------------------------------------------------------------------------

@@ -22,8 +22,8 @@ melds, and waits on the tile in proportion to :func:`~guobiao.bots.view.danger` 
 discards, suji, honours seen, terminals). The candidates are FanBot's: near a win (one tile
 from a ready 8-point hand, or ready) its ``top`` best discards of the same tier, re-ranked by
 expected points; far from one, FanBot's best plans, the near-ties (``NEAR_PLANS``) broken by
-live useful tiles (FanBot breaks them at random); and, once some seat is likely ready
-(``THREAT``), the ``safe`` safest discards. Claims and kongs are FanBot's.
+live useful tiles (FanBot breaks them at random); and, with ``safe`` above 0 (default 0), once
+some seat is likely ready (``THREAT``), that many safest discards. Claims and kongs are FanBot's.
 
 Measured in the duplicate arena (benchmarks/bots.py) it plays about as well as FanBot against
 three FanBots (its mean score per hand is within the interval of zero) with fewer deal-ins.
@@ -33,22 +33,40 @@ chance to complete from its own live tiles (worse by 1.5 to 3.7 points per hand:
 acceptance rates over-rates plans that need many tiles); claim margins from 1.0 to 2.5, or
 claims only to a higher tier; leaving a poor ready hand for a wide one-away shape; weighting a
 wait by how readily the others discard it (honours, terminals, kinds they discarded: +0.2 ± 0.4
-over 400 walls, -0.1 in the arena); other hazards and deal-in costs. Of the hands a FanBot seat
-does not win against three FanBots, it ends 39% ready and 44% one tile from ready: the hands
+over 400 walls, -0.1 in the arena); other hazards and deal-in costs.
+
+Measured on 2026-12-02 by paired runs (the same 200 walls of the arena's duplicate, seed 11; the
+difference of the two bots' per-wall means, so that the walls' luck cancels): searching the two
+safest discards too once a seat seemed ready (``safe=2``, the earlier default) cost 0.70 ± 0.75
+points a hand against three FanBots and 1.16 ± 1.09 against three efficiency bots, for the same
+deal-in rate against FanBots (17.2% with them, 17.1% without): the risk term on every candidate
+already keeps the deal-ins down, and the safest discards only slow the hand. So ``safe`` is 0. No
+defence at all (the risk term off too) plays level with FanBot against FanBots (+0.15 ± 1.23 over
+FanBot's own mean on those walls) and deals in as often (19.3% against 18.9%); half the risk
+(``WAIT_SHARE`` 0.04) gains +0.78 ± 0.68 against efficiency bots and loses 0.28 ± 0.44 against
+FanBots. Changing the mean by less than 0.3: ``AVOIDED`` 3 or 10, ``HAZARD_READY`` 0.1 or 0.3,
+``DISCARD_RATE`` 0.3 or 0.8, ``DEAL_IN_COST`` 6 or 15, ``top`` 8; worse against FanBots: ``top`` 1
+(-1.02 ± 1.13) and ``NEAR_PLANS`` 0.8 (-1.16 ± 1.13); and treating a seat whose exposed melds leave
+no plan of 8 points open as seldom ready: no change (those bots' melds nearly always leave one
+open). FanBot's own constants, changed for the strong bot alone (against FanBots): ``PLAN_BASE``
+0.2 / 0.45: -1.29 ± 0.93 / -1.05 ± 1.29; ``PLAN_KEEP`` 1.5 / 3.5: -1.13 ± 1.25 / -1.15 ± 0.85;
+``PLAN_PENALTY`` 0.3 / 0.8: +0.18 ± 0.53 / -0.30 ± 0.60; ``CLAIM_MARGIN`` 1.1 / 1.6: -0.57 ± 0.84 /
+-0.48 ± 0.71; ``READY_SELF_DRAWN`` 0.2 / 0.6: -0.30 ± 0.63 / +0.28 ± 0.49. Of the hands a FanBot
+seat does not win against three FanBots, it ends 39% ready and 44% one tile from ready: the hands
 are a race, which these refinements of the same plans do not shorten.
 
-**Rollouts** (off by default: ``StrongBot(rollouts=32)``). When the analytic choice leaves the
-hand one to ``reach`` tiles from ready, it and FanBot's ``width`` best discards (and, threatened,
-the safest) are compared by determinized Monte Carlo rollouts (:mod:`guobiao.bots.rollout`): the
-tiles the seat has not seen are dealt at random into the others' hands and the wall, the same
-walls for every candidate (common random numbers); the hand is played on by a greedy policy
-toward the candidate's best plans (the fan calculator deciding its wins) against the others'
-hazard, until the seat is ready (then the analytic value of that ready hand counts) or the wall
-is empty. A candidate replaces the analytic choice if it gains ``margin`` points more.
+**Rollouts** (off by default: ``StrongBot(rollouts=32)``). When the analytic choice leaves the hand
+one to ``reach`` tiles from ready, it and FanBot's ``width`` best discards (and, with ``safe``, the
+safest) are compared by determinized Monte Carlo rollouts (:mod:`guobiao.bots.rollout`): the tiles
+the seat has not seen are dealt at random into the others' hands and the wall, the same walls for
+every candidate (common random numbers); the hand is played on by a greedy policy toward the
+candidate's best plans (the fan calculator deciding its wins) against the others' hazard, until the
+seat is ready (then the analytic value of that ready hand counts) or the wall is empty. A candidate
+replaces the analytic choice if it gains ``margin`` points more.
 
 Measured (``python benchmarks/bots.py --pairs strong:fan --seed 1 --workers 1``, 40 deals unless
-said; mean per hand ± 95%; the analytic bot: +0.14 ± 4.11 on these 40 deals, +0.34 ± 1.61 on
-150, deal-in 18% and 16%, p99 10-20 ms): rollouts to the end of the hand, 16 walls, the others'
+said; all with ``safe=2``, the default then; mean per hand ± 95%; the analytic bot: +0.14 ±
+4.11 on these 40 deals, +0.34 ± 1.61 on 150, deal-in 18% and 16%, p99 10-20 ms): rollouts to the end of the hand, 16 walls, the others'
 wins and the deal-ins drawn at random: -4.54 ± 3.87; weighed instead: -4.13 ± 3.03; stopping
 once ready, reach 3: +2.12 ± 4.41 and -1.28 ± 4.17 (16 walls, two versions of the policy),
 -2.46 ± 3.23 and -1.76 ± 3.49 (32 walls, p99 0.6 s); stopping after one or two of the seat's
@@ -158,7 +176,8 @@ def _targets(plans: Sequence[_Plan], pos: _Position) -> tuple[_Plan, ...]:
 class StrongBot(FanBot):
     """Expected points over FanBot's candidates, with defence; see the module docstring.
 
-    ``top``: FanBot's best discards searched; ``safe``: the safest discards added; ``budget``:
+    ``top``: FanBot's best discards searched; ``safe``: the safest discards added once a seat
+    seems ready (default 0: measured weaker, see the module docstring); ``budget``:
     hands evaluated per decision before the search falls back to FanBot's ranking. The rollouts
     (:mod:`guobiao.bots.rollout`): ``rollouts`` per candidate (0: none), over the analytic choice,
     FanBot's ``width`` best and the safest, when the analytic choice is ``near`` to ``reach``
@@ -174,7 +193,7 @@ class StrongBot(FanBot):
         *,
         rules: TableRules = COMPETITION,
         top: int = 4,
-        safe: int = 2,
+        safe: int = 0,
         budget: int = 3000,
         rollouts: int = ROLLOUTS,
         width: int = WIDTH,
