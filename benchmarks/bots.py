@@ -218,7 +218,11 @@ def paired(rows: list[Row]) -> list[str]:
             if against != other or BOT_KINDS.index(rival) <= BOT_KINDS.index(hero):
                 continue
             diffs = [x - y for x, y in zip(a.per_deal, c.per_deal, strict=True)]
-            ci = 1.96 * statistics.stdev(diffs) / math.sqrt(len(diffs))
+            ci = (
+                1.96 * statistics.stdev(diffs) / math.sqrt(len(diffs))
+                if len(diffs) > 1
+                else math.nan
+            )
             lines.append(
                 f"{hero} - {rival}, each against three {other}: "
                 f"{statistics.fmean(diffs):+.2f} ± {ci:.2f} per hand (paired over {len(diffs)} deals)"
@@ -241,6 +245,8 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=1, help="processes (deals in parallel)")
     parser.add_argument("--out", type=Path, default=None, help="also write the table (Markdown)")
     args = parser.parse_args()
+    if args.deals < 2:
+        parser.error("--deals must be at least 2 (an interval over deals needs two)")
     pairs = [f"{a}:{b}" for a in BOT_KINDS for b in BOT_KINDS] if args.all_pairs else args.pairs
     for pair in pairs:
         hero, _, other = pair.partition(":")

@@ -67,21 +67,21 @@ seat is ready (then the analytic value of that ready hand counts) or the wall is
 replaces the analytic choice if it gains ``margin`` points more.
 
 Measured (``python benchmarks/bots.py --pairs strong:fan --seed 1 --workers 1``, 40 deals unless
-said; all with ``safe=2``, the default then; mean per hand ± 95%; the analytic bot: +0.14 ±
-4.11 on these 40 deals, +0.34 ± 1.61 on 150, deal-in 18% and 16%, p99 10-20 ms): rollouts to the end of the hand, 16 walls, the others'
-wins and the deal-ins drawn at random: -4.54 ± 3.87; weighed instead: -4.13 ± 3.03; stopping
-once ready, reach 3: +2.12 ± 4.41 and -1.28 ± 4.17 (16 walls, two versions of the policy),
--2.46 ± 3.23 and -1.76 ± 3.49 (32 walls, p99 0.6 s); stopping after one or two of the seat's
-discards for the analytic value: -1.49 ± 4.20, -1.02 ± 4.16; margin 3 (``MARGIN``, 32 walls,
-reach 3): +0.89 ± 3.73, and +0.52 ± 1.45 over 150 deals (deal-in 16.5%, p99 521 ms); against
-three efficiency bots (``--pairs strong:efficiency``, 40 deals) +9.10 ± 4.40 where the analytic
-bot makes +7.84 ± 4.56. None is better than the analytic bot beyond the noise. Without a margin,
-where the rollouts overrule the analytic choice they mostly keep fewer live useful tiles (of 64
-differing decisions over six hands, 38 keep fewer, 4 more) and the win rate falls (20-22%
-against 24-25%): with 16-32 walls a candidate's rollouts are noisier than the candidates'
-differences, and the cheap policy (no claims, the others' random discards) is not the bot that
-will play the hand. So the analytic search stays the default; the rollouts stay, tested, for a
-search with more walls or a better policy.
+said; all with ``safe=2``, the default then; mean per hand ± 95%; the analytic bot: +0.14 ± 4.11 on
+these 40 deals, +0.34 ± 1.61 on 150, deal-in 18% and 16%, p99 10-20 ms): rollouts to the end of the
+hand, 16 walls, the others' wins and the deal-ins drawn at random: -4.54 ± 3.87; weighed instead:
+-4.13 ± 3.03; stopping once ready, reach 3: +2.12 ± 4.41 and -1.28 ± 4.17 (16 walls, two versions
+of the policy), -2.46 ± 3.23 and -1.76 ± 3.49 (32 walls, p99 0.6 s); stopping after one or two of
+the seat's discards for the analytic value: -1.49 ± 4.20, -1.02 ± 4.16; margin 3 (``MARGIN``, 32
+walls, reach 3): +0.89 ± 3.73, and +0.52 ± 1.45 over 150 deals (deal-in 16.5%, p99 521 ms); against
+three efficiency bots (``--pairs strong:efficiency``, 40 deals) +9.10 ± 4.40 where the analytic bot
+makes +7.84 ± 4.56. None is better than the analytic bot beyond the noise. Without a margin, where
+the rollouts overrule the analytic choice they mostly keep fewer live useful tiles (of 64 differing
+decisions over six hands, 38 keep fewer, 4 more) and the win rate falls (20-22% against 24-25%):
+with 16-32 walls a candidate's rollouts are noisier than the candidates' differences, and the cheap
+policy (no claims, the others' random discards) is not the bot that will play the hand. So the
+analytic search stays the default; the rollouts stay, tested, for a search with more walls or a
+better policy.
 
 The search is bounded by a count of evaluations (``budget``) and of rollouts, not by a clock, so
 a decision is the same for a seed on any machine.
