@@ -44,7 +44,7 @@ from guobiao.core.shanten import shanten, waits
 from guobiao.core.tiles import TILES
 from guobiao.scoring.calculator import calculate
 from guobiao.table.game import SeatView
-from guobiao.table.settlement import BASE_POINTS
+from guobiao.table.settlement import win_deltas
 
 SELF_DRAWN_SHARE: Final = 0.35
 """Of the other seats' wins, this share is self-drawn (the rest are on a discard)."""
@@ -368,10 +368,6 @@ def rollout(
 
 
 def _pay(points: list[float], weight: float, winner: int, fan: int, discarder: int | None) -> None:
-    """Add ``weight`` times a win's settlement (第十条一): self-drawn, each other seat pays
-    fan + 8; on a discard the discarder pays fan + 8 and the two others 8."""
-    for s in range(4):
-        if s != winner:
-            pay = fan + BASE_POINTS if discarder is None or s == discarder else BASE_POINTS
-            points[s] -= weight * pay
-            points[winner] += weight * pay
+    """Add ``weight`` times a win's settlement (第十条一(三): ``win_deltas``)."""
+    for s, delta in enumerate(win_deltas(winner, discarder, fan)):
+        points[s] += weight * delta

@@ -18,6 +18,7 @@ __all__ = [
     "escalating_fine",
     "penalty_for",
     "settle",
+    "win_deltas",
 ]
 
 BASE_POINTS = 8
@@ -225,6 +226,23 @@ class HandOutcome:
         )
 
 
+def win_deltas(
+    winner: int, discarder: int | None, points: int, base: int = BASE_POINTS
+) -> tuple[int, int, int, int]:
+    """The score change of each seat for a win worth ``points`` (基本分, flowers included), before
+    penalties: 第十条一(三)."""
+    out = [0, 0, 0, 0]
+    for seat in _SEATS:
+        if seat == winner:
+            continue
+        pays = base  # 第十条一(三)2: 底分 × 3方
+        if discarder is None or seat == discarder:
+            pays += points  # 第十条一(三)1 (each pays), 2 (the discarder pays)
+        out[seat] -= pays
+        out[winner] += pays
+    return out[0], out[1], out[2], out[3]
+
+
 def settle(
     outcome: HandOutcome, *, base: int = BASE_POINTS, minimum: int = 8
 ) -> tuple[int, int, int, int]:
@@ -244,14 +262,7 @@ def settle(
             raise ValueError(
                 f"{outcome.fan_points} fan points is below the {minimum}-point minimum: not a win"
             )
-        for seat in _SEATS:
-            if seat == winner:
-                continue
-            pays = base  # 第十条一(三)2: 底分 × 3方
-            if outcome.discarder is None or seat == outcome.discarder:
-                pays += outcome.points  # 第十条一(三)1 (each pays), 2 (the discarder pays)
-            out[seat] -= pays
-            out[winner] += pays
+        out = list(win_deltas(winner, outcome.discarder, outcome.points, base))
     for penalty in outcome.penalties:  # 第十条一(二)3: 在每盘结束时扣除
         for seat, delta in enumerate(penalty.deltas()):
             out[seat] += delta
