@@ -16,7 +16,7 @@ from itertools import combinations, combinations_with_replacement
 
 import pytest
 
-from guobiao.scoring._fan_ids import F
+from guobiao.scoring import _fan_ids as F
 from guobiao.scoring.combinations import (
     chow_combinations,
     pair_chow_fan,

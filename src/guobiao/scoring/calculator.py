@@ -45,7 +45,8 @@ from guobiao.core.shapes import (
     suit_splits,
 )
 from guobiao.core.tiles import TILES
-from guobiao.scoring._fan_ids import FAN_TABLE_SIZE, F
+from guobiao.scoring import _fan_ids as F
+from guobiao.scoring._fan_ids import FAN_TABLE_SIZE
 from guobiao.scoring._suit_table import HONOURS as _HONOUR_READINGS
 from guobiao.scoring._suit_table import MULTI
 from guobiao.scoring._suit_table import SUITED as _SUIT_READINGS

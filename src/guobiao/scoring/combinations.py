@@ -10,13 +10,13 @@ from functools import lru_cache
 from math import comb
 from typing import Final
 
+from guobiao.scoring import _fan_ids as F
 from guobiao.scoring._combination_table import (
     CHOW_TABLE,
     CHOW_VALUES,
     PUNG_TABLE,
     PUNG_VALUES,
 )
-from guobiao.scoring._fan_ids import F
 from guobiao.scoring._tables import IS_DRAGON, IS_WIND, RANK, SUIT
 
 __all__ = [

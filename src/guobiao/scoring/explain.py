@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from guobiao.core.shapes import CHOW, KONG, PAIR, PUNG
 from guobiao.core.tiles import TILES
 from guobiao.core.waits import is_unique_wait
-from guobiao.scoring._fan_ids import F
+from guobiao.scoring import _fan_ids as F
 from guobiao.scoring._tables import IS_DRAGON, IS_TERMINAL_OR_HONOR, IS_WIND, SUIT
 from guobiao.scoring.combinations import (
     Combination,
