@@ -21,6 +21,7 @@ import pytest
 
 from guobiao.server.rooms import Limits, Room, default_action
 from guobiao.table.game import Action, ActionKind, Game
+from guobiao.table.session import STARTING_POINTS
 from test_server_restart import free_port, server
 
 CHROMIUM = os.environ.get("GUOBIAO_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
@@ -137,10 +138,16 @@ def breakdown(result: dict[str, Any], zh: bool = False) -> list[list[str]]:
     return [[*names, p] for names, p in zip(fans, points, strict=True)] + [total]
 
 
-def settlement(result: dict[str, Any], names: list[str]) -> list[list[str]]:
+def settlement(
+    result: dict[str, Any], names: list[str], before: list[int] | None = None
+) -> list[list[str]]:
+    """The score changes' rows; with each seat's score ``before`` the hand (the table page), a
+    header and each seat's score after it (局分: before + change)."""
     winds = ["East", "South", "West", "North"]
-    return [
+    head = [["", "±", "Score"]] if before is not None else []
+    return head + [
         [f"{winds[s]} {names[s]}", f"+{d}" if d > 0 else str(d)]
+        + ([str(before[s] + d)] if before is not None else [])
         for s, d in enumerate(result["deltas"])
     ]
 
@@ -211,7 +218,9 @@ def test_play_a_hand_by_clicking_and_check_the_fan_breakdown(won_hand: dict[str,
     assert "Hand over (Hand 1)" in overlay.inner_text()
     assert rows(page, "#overlay table.fans tr") == breakdown(result)
     names = won_hand["replay"]["names_by_seat"]
-    assert rows(page, "#overlay table.deltas tr") == settlement(result, names)
+    # the first hand: every seat had the starting points (第十条二(一)) before it
+    start = [STARTING_POINTS] * 4
+    assert rows(page, "#overlay table.deltas tr") == settlement(result, names, start)
     winner = page.locator("#overlay .winner").inner_text()
     assert names[result["winner"]] in winner
     assert page.locator("#overlay .win-hand .tile.win-tile").count() == 1

@@ -27,6 +27,7 @@ from guobiao.server.rooms import Limits, Room
 from guobiao.table.game import Game, HandResult
 from guobiao.table.play import play_hand
 from guobiao.table.rules import COMPETITION
+from guobiao.table.session import STARTING_POINTS
 from guobiao.table.settlement import HandOutcome, Penalty, PenaltyKind, settle
 from test_server_e2e import CHROMIUM, breakdown, get, open_page, post, rows, settlement
 from test_server_restart import free_port, server
@@ -462,7 +463,8 @@ def test_the_box_shows_sets_exclusions_and_payments(base_url: str) -> None:
         assert deltas_of(x["payments"]) == tuple(result["deltas"])
         # the fan table and the score changes read as before: the sets add no text to them
         assert rows(page, "#overlay table.fans tr") == breakdown(result)
-        assert rows(page, "#overlay table.deltas tr") == settlement(result, result["names"])
+        start = [STARTING_POINTS] * 4  # the first hand: the starting points before it
+        assert rows(page, "#overlay table.deltas tr") == settlement(result, result["names"], start)
         names = page.evaluate("() => [0, 1, 2, 3].map(nameOf)")  # bots' names in the language
         assert shown(page) == expected_box(x, result, names, "en")
         assert in_view(page, "#continue") and in_view(page, "#overlay table.fans tr.total")

@@ -49,6 +49,19 @@ OUTSIDE = """() => {
   return bad;
 }"""
 
+# The header's controls (the lobby link, help, Last hand, the switches, the language) stay on
+# screen; only the table's name and the connection status may shrink or go.
+HEADER_OUTSIDE = """() => {
+  const w = innerWidth, bad = [];
+  for (const node of document.querySelectorAll('body > .bar > :not(.spacer, #room-name, #status)')) {
+    if (node.hidden) continue;
+    const r = node.getBoundingClientRect();
+    if (r.left < 0 || r.right > w + 0.5 || r.width === 0)
+      bad.push(`header ${node.id || node.className || node.tagName} ${JSON.stringify(r)}`);
+  }
+  return bad;
+}"""
+
 # Discards must not be cut off by their area either.
 CLIPPED = """() => {
   const bad = [];
@@ -116,7 +129,8 @@ def layout_problems(page: Any, sizes: tuple[str, ...]) -> list[str]:
     for name in (*sizes[1:], sizes[0]):
         page.set_viewport_size(VIEWPORTS[name])
         page.wait_for_timeout(30)  # let the page settle (sizes)
-        bad += [f"{name}: {b}" for b in page.evaluate(OUTSIDE) + page.evaluate(CLIPPED)]
+        found = page.evaluate(OUTSIDE) + page.evaluate(CLIPPED) + page.evaluate(HEADER_OUTSIDE)
+        bad += [f"{name}: {b}" for b in found]
     return bad
 
 
@@ -185,6 +199,10 @@ def test_the_hand_and_the_choices_are_always_on_screen(
     decisions = play_hand(page, device)
     assert decisions > 5
     shots_at_each_size(page, DEVICES[device], "hand-end")
+    if SHOTS:  # the table at the hand's end, every meld on it, with the box moved aside
+        page.evaluate("document.querySelector('#overlay').style.display = 'none'")
+        shots_at_each_size(page, DEVICES[device], "table-end")
+        page.evaluate("document.querySelector('#overlay').style.display = ''")
     for size in DEVICES[device]:
         page.set_viewport_size(VIEWPORTS[size])
         page.wait_for_timeout(30)
@@ -195,6 +213,9 @@ def test_the_hand_and_the_choices_are_always_on_screen(
         box = page.locator("#overlay .card").bounding_box()
         height = VIEWPORTS[size]["height"]
         assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= height, size
+        # the header, now with its Last hand button, still fits
+        assert page.locator("#last-hand").is_visible(), size
+        assert page.evaluate(HEADER_OUTSIDE) == [], size
     assert errors == []
     page.context.close()
 

@@ -469,8 +469,9 @@ function tile(name, opts = {}) {
 // The end of a hand as the table and replay pages show it: the winner (or the draw, the
 // forfeit), the winning hand, the fans, penalties and each seat's score change. r: the hand's
 // result (HandResult.summary); names: by seat; w: the winning hand (concealed, melds, flowers);
-// x: the breakdown (explain.js draws it: each fan's sets, the fans not counted, the payments).
-function handResultParts(r, names, w, x) {
+// x: the breakdown (explain.js draws it: each fan's sets, the fans not counted, the payments);
+// scores: each seat's score (局分) after the hand, by seat, shown beside its change when given.
+function handResultParts(r, names, w, x, scores) {
   names = names.map((n) => localName(n));  // a bot's name in the page's language
   const explained = x && typeof explainParts === "function";
   const parts = [];
@@ -494,7 +495,10 @@ function handResultParts(r, names, w, x) {
   if (r.penalties.length) {
     parts.push(el("p", {}, `${t("penalties")}: ` + r.penalties.map((p) => `${names[p.seat]} ${term(p.kind)} ${p.amount}`).join(", ")));
   }
-  parts.push(el("table", {class: "deltas"}, r.deltas.map((d, s) => el("tr", {},
-    el("td", {}, `${t("winds")[s]} ${names[s]}`), el("td", {class: "num " + (d > 0 ? "plus" : d < 0 ? "minus" : "")}, (d > 0 ? "+" : "") + d)))));
+  parts.push(el("table", {class: "deltas"},
+    scores ? el("tr", {}, el("th", {}), el("th", {class: "num"}, "±"), el("th", {class: "num"}, t("after"))) : null,
+    r.deltas.map((d, s) => el("tr", {},
+      el("td", {}, `${t("winds")[s]} ${names[s]}`), el("td", {class: "num " + (d > 0 ? "plus" : d < 0 ? "minus" : "")}, (d > 0 ? "+" : "") + d),
+      scores ? el("td", {class: "num score"}, String(scores[s])) : null))));
   return parts;
 }

@@ -359,7 +359,8 @@ function renderCenter(view, me) {
   });
   fill($("center"), plates,
     el("div", {class: "mid"},
-      el("div", {class: "round"}, `${wind}${LANG === "zh" ? "风圈" : " round"} · ${t("hand")} ${state.hand_number + 1}/${state.room.hands}`),
+      el("div", {class: "round"}, el("span", {}, `${wind}${LANG === "zh" ? "风圈" : " round"}`), " · ",
+        el("span", {}, `${t("hand")} ${state.hand_number + 1}/${state.room.hands}`)),
       el("div", {class: "wall"}, `${t("wall")} ${view.wall_remaining}`),
       state.seat === null || state.seat === undefined ? el("div", {class: "muted"}, t("spectating")) : null,
       el("ol", {id: "log", class: "log"})));
@@ -498,7 +499,15 @@ function fitTiles() {
     setW(mine, Math.min(30, mine.clientWidth / 20));
   }
   // the others: backs and melds
-  for (const pos of [1, 3]) setW($("pos-" + pos), Math.min(26, $("pos-" + pos).clientWidth / 4.6));
+  for (const pos of [1, 3]) {
+    const box = $("pos-" + pos);
+    if (wide) { setW(box, Math.min(26, box.clientWidth / 4.6)); continue; }
+    // upright: the melds stand in a column (app.css), as wide as the box lets the backs be, then
+    // smaller until the column fits the box's height
+    let w = Math.floor(Math.min(24, (box.clientWidth - 4) / 1.25));
+    setW(box, w);
+    while (w > 8 && box.scrollHeight > box.clientHeight + 1) setW(box, --w);
+  }
   setW($("pos-2"), Math.min(26, $("pos-2").clientWidth / 24, wide ? innerHeight / 30 : 26));
   for (let pos = 0; pos < 4; pos++) fitPool($("pool-" + pos));  // after the rest: the pond is what is left
 }
@@ -623,12 +632,10 @@ function showHandEnd(msg) {
   // names by seat; a bot's in the page's language (the seats of that hand: its own places_by_seat)
   const places = msg.hand_number === (state && state.hand_number) ? state.places_by_seat : null;
   const names = r.names.map((n, s) => places ? placeName(state.room.places[places[s]], "ABCD"[places[s]]) : n);
+  // each seat's score (局分) after the hand, beside its change
+  const scores = msg.scores && places ? [0, 1, 2, 3].map((s) => msg.scores[places[s]]) : null;
   const parts = [el("h2", {}, `${t("handEnd")} (${t("hand")} ${msg.hand_number + 1})`),
-    ...handResultParts(r, names, r.winning_hand, msg.explain)];
-  if (msg.scores && places) {  // each seat's score (局分) after the hand, on one line
-    parts.push(el("p", {class: "after"}, `${t("after")}: `,
-      [0, 1, 2, 3].map((s) => el("span", {}, `${t("winds")[s]} ${names[s]} `, el("b", {}, String(msg.scores[places[s]]))))));
-  }
+    ...handResultParts(r, names, r.winning_hand, msg.explain, scores)];
   parts.push(el("p", {class: "muted", id: "next-hand"}, ""));
   // the hand just over (not an older one brought back): Continue says we are ready for the next
   const live = !state || (state.hand_number === msg.hand_number && !state.session_end);
