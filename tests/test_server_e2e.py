@@ -222,7 +222,13 @@ def test_play_a_hand_by_clicking_and_check_the_fan_breakdown(won_hand: dict[str,
     start = [STARTING_POINTS] * 4
     assert rows(page, "#overlay table.deltas tr") == settlement(result, names, start)
     winner = page.locator("#overlay .winner").inner_text()
-    assert names[result["winner"]] in winner
+    winds = ["East", "South", "West", "North"]
+    # both seats by wind and name: who won, and who dealt in (点炮) or that it was self-drawn
+    assert f"{winds[result['winner']]} {names[result['winner']]} wins" in winner
+    if result["discarder"] is not None:
+        assert f"discarded by {winds[result['discarder']]} {names[result['discarder']]}" in winner
+    else:
+        assert "self-drawn" in winner
     assert page.locator("#overlay .win-hand .tile.win-tile").count() == 1
     assert won_hand["errors"] == []
 

@@ -479,7 +479,7 @@ function handResultParts(r, names, w, x, scores) {
     parts.push(el("p", {}, r.forfeit ? `${names[r.forfeit.seat]}: ${t("forfeit")} (${r.forfeit.reason})` : t("draw")));
   } else {
     parts.push(el("p", {class: "winner"}, `${t("winds")[r.winner]} ${names[r.winner]} ${t("wins")} · `,
-      r.discarder === null ? t("selfDrawn") : `${t("dealIn")} ${names[r.discarder]}`));
+      r.discarder === null ? t("selfDrawn") : `${t("dealIn")} ${t("winds")[r.discarder]} ${names[r.discarder]}`));
     if (w) {
       parts.push(el("div", {class: "win-hand"}, w.concealed.map((x) => tile(x)),
         w.melds.map((m) => el("span", {class: "meld"}, m.tiles.map((x) => tile(x)))),
