@@ -62,6 +62,23 @@ HEADER_OUTSIDE = """() => {
   return bad;
 }"""
 
+# On a phone held upright the side seats' melds stand in a column at a readable size, whole
+# within their strip (in a row across the narrow strip their tiles were 9 px wide).
+SIDE_MELDS = """() => {
+  if (innerWidth >= innerHeight) return [];
+  const bad = [];
+  for (const box of document.querySelectorAll('.seat-box.left, .seat-box.right')) {
+    const b = box.getBoundingClientRect();
+    for (const t of box.querySelectorAll('.meld .tile, .flowers .tile')) {
+      const r = t.getBoundingClientRect();
+      if (r.width < 16) bad.push(`side meld tile ${t.dataset.tile} ${r.width.toFixed(1)} px wide`);
+      if (r.left < b.left - 1 || r.right > b.right + 1 || r.bottom > b.bottom + 1)
+        bad.push(`side meld tile ${t.dataset.tile} cut off by its strip`);
+    }
+  }
+  return bad;
+}"""
+
 # Discards must not be cut off by their area either.
 CLIPPED = """() => {
   const bad = [];
@@ -129,7 +146,12 @@ def layout_problems(page: Any, sizes: tuple[str, ...]) -> list[str]:
     for name in (*sizes[1:], sizes[0]):
         page.set_viewport_size(VIEWPORTS[name])
         page.wait_for_timeout(30)  # let the page settle (sizes)
-        found = page.evaluate(OUTSIDE) + page.evaluate(CLIPPED) + page.evaluate(HEADER_OUTSIDE)
+        found = [
+            *page.evaluate(OUTSIDE),
+            *page.evaluate(CLIPPED),
+            *page.evaluate(HEADER_OUTSIDE),
+            *page.evaluate(SIDE_MELDS),
+        ]
         bad += [f"{name}: {b}" for b in found]
     return bad
 
