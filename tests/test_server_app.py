@@ -88,13 +88,18 @@ def play_randomly(
     player whose answer comes too late (第七条六)."""
     answered: set[tuple[int, int]] = set()
     seen: list[Message] = []
-    claim_sent = False  # the last answer was to a claim window (its legal actions had "pass")
+    claims: list[str] = []  # the answers sent to claim windows (their legal actions had "pass")
     for _ in range(20000):
         msg: Message = ws.receive_json()
         seen.append(msg)
-        if msg["type"] == "error" and msg.get("code") == "illegal_action" and claim_sent:
-            claim_sent = False
-            continue
+        if msg["type"] == "error" and claims:
+            late = msg["params"].get("action")
+            if msg["code"] == "illegal_action" and late in claims:
+                claims.remove(late)  # refused as not legal now, whatever came in between
+                continue
+            if msg["code"] == "not_your_turn":  # the window closed, nothing else to do
+                claims.pop()  # each late answer excuses one refusal
+                continue
         assert msg["type"] != "error", msg
         if msg["type"] == "hand_end":
             return seen
@@ -108,7 +113,8 @@ def play_randomly(
             answered.add(key)
             legal = msg["view"]["legal_actions"]
             action = "win" if "win" in legal else rng.choice(legal)
-            claim_sent = "pass" in legal
+            if "pass" in legal:
+                claims.append(action)
             ws.send_json({"type": "action", "action": action})
     raise AssertionError("the hand did not end")
 
