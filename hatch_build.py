@@ -24,6 +24,7 @@ from hatchling.builders.hooks.plugin.interface import BuildHookInterface
 
 COMPILED = (
     "guobiao/table/game.py",
+    "guobiao/table/wall.py",
     "guobiao/core/bounded.py",
     "guobiao/core/shanten.py",
     "guobiao/core/shapes.py",
@@ -36,7 +37,8 @@ COMPILED = (
     "guobiao/env/spaces.py",
     "guobiao/env/_table.py",
 )
-"""The modules on the hot path of a hand, relative to ``src/``: the engine, the shanten tables,
+"""The modules on the hot path of a hand, relative to ``src/``: the engine and its wall (the
+shuffle and the deal of every hand), the shanten tables,
 the fan calculator with the shapes, waits and combination tables it reads (core and scoring: no
 third-party imports), and the environments' step: the observation board, the action masks
 (``spaces``) and the table that plays an index and fills a seat's observation and mask

@@ -1273,7 +1273,7 @@ def test_a_false_win_declared_after_a_claim_is_judged() -> None:
 @pytest.mark.parametrize("rules", [COMPETITION, BOTZONE], ids=["competition", "botzone"])
 def test_a_game_pickles_and_copies_as_its_deal_and_actions(rules: TableRules) -> None:
     """A pickled game (mid-hand, over, or ended by a forfeit) comes back with the same record,
-    views, legal actions and result; so do its results, views, actions and live seats."""
+    views, legal actions and result; so do its results, views, actions, live seats and deal."""
     import copy
     import pickle
 
@@ -1298,6 +1298,6 @@ def test_a_game_pickles_and_copies_as_its_deal_and_actions(rules: TableRules) ->
                 assert again.legal_actions(seat) == game.legal_actions(seat)
                 assert again.live_seat(seat) == game.live_seat(seat)
         things = [game.view(0), *game.legal_actions(game.to_act[0] if game.to_act else 0)]
-        things += [game.live_seat(1), game.result]
+        things += [game.live_seat(1), game.result, game.deal]
         for thing in things:
             assert pickle.loads(pickle.dumps(thing)) == thing

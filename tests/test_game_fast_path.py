@@ -10,7 +10,7 @@ import random
 import pytest
 
 from guobiao.core.melds import MeldKind
-from guobiao.core.shanten import waits
+from guobiao.core.shanten import shanten, waits
 from guobiao.core.tiles import TILES
 from guobiao.table.game import Action, ActionKind, Game, Phase, SeatView
 from guobiao.table.rules import BOTZONE, COMPETITION, TableRules
@@ -59,6 +59,9 @@ def check(game: Game) -> None:
         standing = sum(live.counts[:34])
         if standing == 13 - 3 * melds:  # a 13-form hand: its waits are the exact ones
             assert live.waits == frozenset(waits(live.counts[:34], melds)), (seat, live)
+            # the bound that lets the engine skip the waits: never above the hand's shanten
+            if live.floor_melds == melds:
+                assert live.floor <= shanten(bytes(live.counts[:34]), melds), (seat, live)
     acting = [s for s in range(4) if game.legal_actions(s)]
     assert sorted(game.to_act) == acting
     order = [(s - game.current) % 4 for s in game.to_act]

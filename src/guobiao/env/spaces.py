@@ -149,7 +149,7 @@ class MaskBuilder:
     def __init__(self) -> None:
         self._by_id: dict[int, tuple[Action, int]] = {}
         self._legal: tuple[Action, ...] = ()  # the last fill's actions
-        # their indices, or None when they are all the engine's own objects (no chow): then
+        # their indices, or None when they are all the engine's own objects (chows too): then
         # the mask itself tells which are set, and _ENGINE_ACTION which action each one is
         self._indices: list[int] | None = []
         self._mask = bytearray(N_ACTIONS)
@@ -200,7 +200,12 @@ class MaskBuilder:
                     mask[tile] = 1
                     continue
             index = engine.get(id(action), -1)
-            if index < 0:  # a chow (its index needs the claimed tile), or not the engine's object
+            if index < 0:  # the engine's chow: its index needs the claimed tile too
+                claimed = game.claimable_tile
+                shift = _ENGINE_CHOW.get(id(action), -1)
+                if shift >= 0 and claimed is not None:
+                    index = shift + claimed
+            if index < 0:  # not the engine's object
                 claimed = game.claimable_tile
                 indices = [self.index(a, claimed) for a in legal]
                 mask[:] = _ZEROS
@@ -230,8 +235,18 @@ _ENGINE_INDEX: Final[dict[int, int]] = {
 }
 _ENGINE_INDEX[id(_game.WIN)] = WIN_INDEX
 _ENGINE_INDEX[id(_game.PASS)] = PASS_INDEX
-# index -> that engine object (None for the chows)
+# The engine's chows by identity: their index less the claimed tile (``CHOW + 3c - low``)
+_ENGINE_CHOW: Final[dict[int, int]] = {
+    id(_game._CHOW[9 * s + r]): CHOW + 3 * (7 * s + r) - (9 * s + r)
+    for s in range(3)
+    for r in range(7)
+}
+# index -> that engine object (a chow's three indices, one for each claimed tile: its chow)
 _ENGINE_ACTION: Final[list[Action | None]] = [None] * N_ACTIONS
+for _s in range(3):
+    for _r in range(7):
+        for _p in range(3):
+            _ENGINE_ACTION[CHOW + 3 * (7 * _s + _r) + _p] = _game._CHOW[9 * _s + _r]
 for _table in (
     _game._DISCARD,
     _game._PUNG,

@@ -172,6 +172,24 @@ def _chows_with(tile: int) -> tuple[tuple[int, int, int], ...]:
 
 _CHOW_WITH: Final = tuple(_chows_with(t) for t in range(34))
 
+# One instance of every meld a claim or a kong declares (frozen values, shared): the game loop
+# picks its meld from these tables instead of building and checking a new one. ``offered``
+# 0-3 (0: nobody, ``offered_by`` None); a chow by ``low * 12 + offered * 3 + claimed - low``.
+_PUNG_MELDS: Final = tuple(
+    tuple(Meld(MeldKind.PUNG, TILES[t], o or None) for o in range(4)) for t in range(34)
+)
+_KONG_MELDS: Final = tuple(
+    tuple(Meld(MeldKind.KONG, TILES[t], o or None) for o in range(4)) for t in range(34)
+)
+_CONCEALED_KONG_MELDS: Final = tuple(Meld(MeldKind.CONCEALED_KONG, TILES[t]) for t in range(34))
+_CHOW_MELDS: Final = {
+    low * 12 + o * 3 + p: Meld(MeldKind.CHOW, TILES[low], o or None, TILES[low + p])
+    for low in range(27)
+    if low % 9 < 7
+    for o in range(4)
+    for p in range(3)
+}
+
 
 class Phase(Enum):
     ACT = "act"
@@ -193,7 +211,6 @@ _K_KONG: Final = ActionKind.KONG
 _K_CONCEALED_KONG: Final = ActionKind.CONCEALED_KONG
 _K_ADDED_KONG: Final = ActionKind.ADDED_KONG
 _K_WIN: Final = ActionKind.WIN
-_M_CHOW: Final = MeldKind.CHOW
 _M_PUNG: Final = MeldKind.PUNG
 _M_KONG: Final = MeldKind.KONG
 _M_CONCEALED_KONG: Final = MeldKind.CONCEALED_KONG
@@ -831,10 +848,14 @@ class Game:
                 # a claim) and one out since they were last computed: one tile in lowers the
                 # shanten by at most one, one out never lowers it, so a hand that was 2 or more
                 # from ready is not ready now and its waits need no computing until the bound
-                # reaches 0.
+                # reaches 0. A claim (a chow or a pung: every other meld recomputes the waits)
+                # is one tile in as well: the claimed set is one way to read the hand with that
+                # tile, so the hand with the meld declared is no nearer to ready than that.
                 floor = s.floor - 1
-                if floor > 0 and s.floor_melds == len(s.melds):
+                melds = len(s.melds)
+                if floor > 0 and melds - s.floor_melds <= 1:
                     s.floor = floor
+                    s.floor_melds = melds
                     s.waits = _NO_WAITS
                 else:
                     self._update_waits(seat)
@@ -847,7 +868,7 @@ class Game:
             assert action.tile is not None
             tile = int(action.tile)
             s.counts[tile] -= 4
-            s.melds.append(Meld(_M_CONCEALED_KONG, TILES[tile]))
+            s.melds.append(_CONCEALED_KONG_MELDS[tile])
             s.melds_version += 1
             self._changes.append(seat)
             self._update_waits(seat)
@@ -859,7 +880,7 @@ class Game:
             self._visible[tile] += 1
             at = next(i for i, m in enumerate(s.melds) if m.kind is _M_PUNG and m.tile == tile)
             old = s.melds[at]
-            s.melds[at] = Meld(_M_KONG, old.tile, old.offered_by)
+            s.melds[at] = _KONG_MELDS[tile][old.offered_by or 0]
             s.melds_version += 1
             self._changes.append(seat)
             self._last_tile = tile
@@ -979,21 +1000,21 @@ class Game:
                 if u != tile:
                     s.counts[u] -= 1
                     self._visible[u] += 1
-            s.melds.append(Meld(_M_CHOW, TILES[low], offered, TILES[tile]))
+            s.melds.append(_CHOW_MELDS[low * 12 + offered * 3 + tile - low])
             s.melds_version += 1
             self._just_chowed = True
             self._enter_act(seat, False, False)
         elif action.kind is _K_PUNG:
             s.counts[tile] -= 2
             self._visible[tile] += 2
-            s.melds.append(Meld(_M_PUNG, TILES[tile], offered))
+            s.melds.append(_PUNG_MELDS[tile][offered])
             s.melds_version += 1
             self._just_chowed = False
             self._enter_act(seat, False, False)
         else:
             s.counts[tile] -= 3
             self._visible[tile] += 3
-            s.melds.append(Meld(_M_KONG, TILES[tile], offered))
+            s.melds.append(_KONG_MELDS[tile][offered])
             s.melds_version += 1
             self._just_chowed = False
             self._update_waits(seat)
@@ -1088,7 +1109,7 @@ class Game:
                 s = self._seats[discarder]
                 at = next(i for i, m in enumerate(s.melds) if m.kind is _M_KONG and m.tile == tile)
                 old = s.melds[at]
-                s.melds[at] = Meld(_M_PUNG, old.tile, old.offered_by)
+                s.melds[at] = _PUNG_MELDS[int(old.tile)][old.offered_by or 0]
                 s.melds_version += 1
                 self._visible[tile] -= 1
             else:

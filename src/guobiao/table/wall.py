@@ -29,7 +29,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Final
+from typing import Any, Final
 
 from guobiao.core.tiles import TILES, Tile
 from guobiao.table.rules import TableRules
@@ -172,6 +172,10 @@ class Deal:
     # top then bottom) before the dice; None when the deal was given in live order
     layout: str = "dice"  # the rules' wall_build: "dice", or "botzone" (``wall`` is then the
     # 136-tile wall string as the judge gives it, ``dice`` (0, 0, 0, 0) and ``front`` 0)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # by its fields: compiled (hatch_build.py), a frozen class is not rebuilt by setattr
+        return (Deal, (self.dice, self.wall, self.hands, self.front, self.build, self.layout))
 
     @property
     def second_thrower(self) -> int:
