@@ -55,6 +55,8 @@ def check(game: Game) -> None:
     for seat in range(4):
         assert view_from_live(game, seat) == game.view(seat)
         live = game.live_seat(seat)
+        # the flag that spares the look for a concealed kong: set whenever four are held
+        assert live.may_hold_four or 4 not in live.counts[:34], (seat, live)
         melds = len(live.melds)
         standing = sum(live.counts[:34])
         if standing == 13 - 3 * melds:  # a 13-form hand: its waits are the exact ones

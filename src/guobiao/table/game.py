@@ -336,6 +336,7 @@ class LiveSeat:
     melds_version: int = 0
     floor: int = 0  # a lower bound of the 13-form hand's shanten (0: compute it)
     floor_melds: int = 0  # the melds when ``floor`` was computed
+    may_hold_four: bool = True  # False once no tile is held four times, until a draw makes four
 
     def __reduce__(self) -> tuple[Any, ...]:
         return _by_fields(self)
@@ -805,6 +806,8 @@ class Game:
         actions: list[Action] = []  # those before the discards: a win, kongs
         if after_draw:
             tile = self._last_tile
+            if counts[tile] == 4:  # the only way to a fourth copy held: a draw (or the deal)
+                s.may_hold_four = True
             if tile in s.waits and self._can_win(seat, tile, self_drawn=True):  # cheap test first
                 actions.append(WIN)
             # 第七条七: kongs need a replacement tile; none right after a chow. Botzone: from
@@ -816,8 +819,11 @@ class Game:
                 else:
                     can_kong = segments[seat] > 0 and segments[(seat + 1) & 3] > 0
                 if can_kong:
-                    if 4 in counts:
-                        actions.extend(_CONCEALED_KONG[t] for t in range(34) if counts[t] == 4)
+                    if s.may_hold_four:  # the 34 counts looked through only then
+                        if 4 in counts:
+                            actions.extend(_CONCEALED_KONG[t] for t in range(34) if counts[t] == 4)
+                        else:
+                            s.may_hold_four = False
                     for meld in s.melds:  # 第七条七(一): 抓進一張與已經碰的刻子牌相同
                         if meld.kind is _M_PUNG and (
                             meld.tile == tile
