@@ -199,7 +199,10 @@ class Phase(Enum):
 
 
 # Enum members as module constants for the game loop: ``Phase.ACT`` is a slow look-up (3.11);
-# Final, so that the compiled build (hatch_build.py) reads them as C globals
+# Final, so that the compiled build (hatch_build.py) reads them as C globals. For that build
+# too: list items are updated by plain assignment (``c[t] = c[t] + 1``; compiled, an item's
+# ``+=`` is a generic operation) and tiles read as ``int`` (``tile: int = action.tile``, no
+# call of ``int()``).
 _ACT: Final = Phase.ACT
 _RESPOND: Final = Phase.RESPOND
 _ROB: Final = Phase.ROB
@@ -709,8 +712,9 @@ class Game:
         self._just_chowed = False
         self._exhausted = False
         for seat, tiles in enumerate(d.hands):
+            held = self._seats[seat].counts
             for t in tiles:
-                self._seats[seat].counts[t] += 1
+                held[t] = held[t] + 1
         if self._segmented:  # Botzone: 13 each, no flowers; the dealer draws its 14th
             for seat in range(4):
                 self._update_waits(seat)
@@ -731,9 +735,9 @@ class Game:
         if shanten(dealer.counts[:34], 0) == -1:
             last = self._best_dealt_win(last)
         self._last_tile = last  # the dealer's 14 are judged as if ``last`` had been drawn
-        dealer.counts[last] -= 1
+        dealer.counts[last] = dealer.counts[last] - 1
         self._update_waits(0)
-        dealer.counts[last] += 1
+        dealer.counts[last] = dealer.counts[last] + 1
         self._enter_act(0, True, False)
 
     def _best_dealt_win(self, last: int) -> int:
@@ -790,7 +794,8 @@ class Game:
                     self._end_draw()
                     return
                 tile = wall.draw_replacement()
-        self._seats[seat].counts[tile] += 1
+        counts = self._seats[seat].counts
+        counts[tile] = counts[tile] + 1
         self._changes.append((tile + 1) << 2 | seat)  # a draw (Game.changes)
         self._last_tile = tile
         self._enter_act(seat, True, kong)
@@ -844,11 +849,11 @@ class Game:
         self._just_chowed = False
         if kind is _K_DISCARD:
             assert action.tile is not None
-            tile = int(action.tile)
-            s.counts[tile] -= 1
+            tile: int = action.tile  # read as an int (compiled: no call of int())
+            s.counts[tile] = s.counts[tile] - 1
             s.river.append(tile)
             self._changes.append(~(tile << 2 | seat))  # a discard (Game.changes)
-            self._visible[tile] += 1
+            self._visible[tile] = self._visible[tile] + 1
             if tile != self._last_tile or not self._after_draw:
                 # The waits after a discard, the hand having changed by one tile in (a draw or
                 # a claim) and one out since they were last computed: one tile in lowers the
@@ -872,8 +877,8 @@ class Game:
             self._finish_win(seat, None, self._last_tile, robbed=False)
         elif kind is _K_CONCEALED_KONG:
             assert action.tile is not None
-            tile = int(action.tile)
-            s.counts[tile] -= 4
+            tile = action.tile
+            s.counts[tile] = s.counts[tile] - 4
             s.melds.append(_CONCEALED_KONG_MELDS[tile])
             s.melds_version += 1
             self._changes.append(seat)
@@ -881,9 +886,9 @@ class Game:
             self._draw(seat, True)
         elif kind is _K_ADDED_KONG:
             assert action.tile is not None
-            tile = int(action.tile)
-            s.counts[tile] -= 1
-            self._visible[tile] += 1
+            tile = action.tile
+            s.counts[tile] = s.counts[tile] - 1
+            self._visible[tile] = self._visible[tile] + 1
             at = next(i for i, m in enumerate(s.melds) if m.kind is _M_PUNG and m.tile == tile)
             old = s.melds[at]
             s.melds[at] = _KONG_MELDS[tile][old.offered_by or 0]
@@ -1001,25 +1006,25 @@ class Game:
         offered = (discarder - seat) % 4  # 1 next, 2 opposite, 3 previous
         if action.kind is _K_CHOW:
             assert action.tile is not None
-            low = int(action.tile)
+            low: int = action.tile
             for u in (low, low + 1, low + 2):
                 if u != tile:
-                    s.counts[u] -= 1
-                    self._visible[u] += 1
+                    s.counts[u] = s.counts[u] - 1
+                    self._visible[u] = self._visible[u] + 1
             s.melds.append(_CHOW_MELDS[low * 12 + offered * 3 + tile - low])
             s.melds_version += 1
             self._just_chowed = True
             self._enter_act(seat, False, False)
         elif action.kind is _K_PUNG:
-            s.counts[tile] -= 2
-            self._visible[tile] += 2
+            s.counts[tile] = s.counts[tile] - 2
+            self._visible[tile] = self._visible[tile] + 2
             s.melds.append(_PUNG_MELDS[tile][offered])
             s.melds_version += 1
             self._just_chowed = False
             self._enter_act(seat, False, False)
         else:
-            s.counts[tile] -= 3
-            self._visible[tile] += 3
+            s.counts[tile] = s.counts[tile] - 3
+            self._visible[tile] = self._visible[tile] + 3
             s.melds.append(_KONG_MELDS[tile][offered])
             s.melds_version += 1
             self._just_chowed = False
