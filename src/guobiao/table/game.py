@@ -805,7 +805,8 @@ class Game:
         self.current = seat
         self._after_draw = after_draw
         self._kong_replacement = kong
-        self._responses = {}
+        if self._responses:  # a new one only when used (most are empty)
+            self._responses = {}
         s = self._seats[seat]
         counts = s.counts
         actions: list[Action] = []  # those before the discards: a win, kongs
@@ -917,7 +918,7 @@ class Game:
             n = counts[tile]
             # cheap tests first: most seats can neither win, pung nor chow this tile
             chows: Sequence[Action] = ()
-            if step == 1 and wall_left:  # 吃 only from 上家
+            if step == 1 and wall_left and tile < 27:  # 吃 only from 上家, only suits
                 chows = [_CHOW[low] for low, a, b in _CHOW_WITH[tile] if counts[a] and counts[b]]
             win = tile in s.waits and seat not in barred
             if not (win or (wall_left and n >= 2) or chows):
@@ -943,7 +944,8 @@ class Game:
         self.phase = _RESPOND
         self.current = discarder
         self._pending = pending
-        self._responses = {}
+        if self._responses:  # a new one only when used (most are empty)
+            self._responses = {}
         if pending:
             self._to_act = tuple(pending)
         else:
@@ -961,7 +963,8 @@ class Game:
         self.phase = _ROB
         self.current = konger
         self._pending = pending
-        self._responses = {}
+        if self._responses:  # a new one only when used (most are empty)
+            self._responses = {}
         self._to_act = tuple(pending)
         if not pending:
             self._draw(konger, True)
