@@ -1479,10 +1479,13 @@ def _special_counts(ctx: _Ctx, fixed: tuple[Meld, ...]) -> bool:
     """Whether the counts allow a special shape. They are concealed, but for 组合龙 with one
     declared set beside it; with none declared: 七对 holds no odd count, 十三幺 and 全不靠 13 or 14
     kinds, 九莲宝灯 the nine of the winning tile's suit, 组合龙 a run in each suit."""
+    knit = ctx.counts >> _KNIT_AT == 3  # ctx.knit, ctx.odd read inline: no property calls
     if fixed:
-        return len(fixed) == 1 and ctx.knit
+        return len(fixed) == 1 and knit
+    if knit or not (ctx.k0 | ctx.k1 | ctx.k2 | ctx.k3) & _ONES:
+        return True
     kinds = ctx.kinds
-    if kinds >= 13 or not ctx.odd or ctx.knit:
+    if kinds >= 13:
         return True
     win = ctx.win
     return kinds == 9 and win < 27 and ctx.reading(win // 9) >> _HELD_AT & 511 == 511
