@@ -234,7 +234,9 @@ def test_sheet_is_a_self_contained_printable_a4_page(played: Played) -> None:
     assert '<meta charset="utf-8">' in html
     assert "@page { size: A4;" in html
     page = Cells(html)
-    assert not {"link", "script", "img", "iframe", "object"} & set(page.tags)
+    assert not {"script", "img", "iframe", "object"} & set(page.tags)
+    # its only link: an empty icon inline (served as a web page, it asks for no /favicon.ico)
+    assert html.count("<link") == html.count('<link rel="icon" href="data:,">') == 1
     assert "http://" not in html and "https://" not in html and "url(" not in html
     assert page.one("h1", col="tournament").text == T
     assert page.one("b", col="session").text == "1"

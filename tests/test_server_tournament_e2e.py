@@ -108,6 +108,12 @@ def test_referee_enters_totals_on_a_phone_and_the_standings_follow(
         has_touch=True,
     )
     phone.wait_for_selector("#login-card:not([hidden])")
+    # nothing marked hidden shows (a button's own display once showed "Log out" logged out)
+    assert not phone.locator("#logout").is_visible()
+    assert phone.evaluate(
+        "[...document.querySelectorAll('[hidden]')]"
+        ".every(e => getComputedStyle(e).display === 'none')"
+    )
     phone.fill("input[name=username]", "li")
     phone.fill("input[name=password]", "wrong password")
     phone.click("#login button[type=submit]")
@@ -116,6 +122,7 @@ def test_referee_enters_totals_on_a_phone_and_the_standings_follow(
     phone.fill("input[name=password]", site["password"])
     phone.click("#login button[type=submit]")
     phone.wait_for_selector("#entry-card:not([hidden])")
+    assert phone.locator("#logout").is_visible()
     phone.wait_for_selector("input[name=score-E]")
     assert phone.locator("#table").input_value() == "1"
     names = [s["name"] for s in seating(site)["tables"][0]["seats"]]
@@ -199,3 +206,29 @@ def test_table_screenshot(browser: Any, site: dict[str, str]) -> None:
     page.wait_for_timeout(500)
     shot(page, "screenshot-table.png")
     assert errors == []
+
+
+def test_the_results_page_keeps_points_and_names_whole_on_a_phone(
+    browser: Any, site: dict[str, str]
+) -> None:
+    """The printed results (比赛成绩统计表) read on a small phone (320 px): a standard-point fraction as
+    ``1 3/4`` and a member's number and name never break over two lines (the table scrolls
+    sideways instead)."""
+    for table, scores in ((1, ("500",) * 4), (2, ("520", "520", "480", "480"))):
+        cli("tournament", "totals", "春季赛", "--session", "2", "--table", str(table), *scores,
+            "--db", site["db"])  # fmt: skip
+    page, errors = open_page(
+        browser, site["base"] + T + "/results", viewport={"width": 320, "height": 844}
+    )
+    page.wait_for_selector("td[data-col='total-standard']")
+    one_line = """sel => [...document.querySelectorAll(sel)].filter(e => {
+        const range = document.createRange();
+        range.selectNodeContents(e);
+        return new Set([...range.getClientRects()].map(r => Math.round(r.top))).size > 1;
+    }).map(e => e.textContent)"""
+    points = "td[data-col='standard'], td[data-col='total-standard']"
+    assert "3/4" in " ".join(page.locator(points).all_inner_texts())  # fractions are there
+    assert page.evaluate(one_line, points) == []
+    assert page.locator(".nb").count() == len(PLAYERS)
+    assert page.evaluate(one_line, ".nb") == []
+    assert real(errors) == []

@@ -266,6 +266,9 @@ tr.round td { border-top: 0.7mm solid #000; }
 tr { page-break-inside: avoid; }
 th, td { border: 0.3mm solid #000; padding: 0.5mm 1mm; text-align: center; vertical-align: middle; }
 th { background: #eee; font-weight: bold; }
+th { word-break: keep-all; }  /* 标准分 stays one word; a line breaks at a space */
+td[data-col="standard"], td[data-col="total-standard"] { white-space: nowrap; }  /* 1 1/2 */
+.nb { white-space: nowrap; }
 td.name { text-align: left; }
 td.note { text-align: left; font-size: 7pt; }
 td.note .nt { max-height: 2.2em; overflow: hidden; line-height: 1.1; }
@@ -287,6 +290,7 @@ def _page(title: str, body: str, *, page: str = "A4", css: str = "") -> str:
     return (
         "<!DOCTYPE html>\n"
         '<html lang="zh-CN">\n<head>\n<meta charset="utf-8">\n'
+        '<link rel="icon" href="data:,">\n'  # served as a web page too: no /favicon.ico asked
         f"<title>{_e(title)}</title>\n"
         f"<style>{_CSS % {'page': page}}{css}</style>\n"
         f"</head>\n<body>\n{body}</body>\n</html>\n"
@@ -760,7 +764,7 @@ def _teams_html(
                 label += f" ({_zh('captain')})"
             if person.substitute:
                 label += f" ({_zh('substitute')})"
-            members.append(_e(label))
+            members.append(f'<span class="nb">{_e(label)}</span>')  # a name never breaks
         out.append(
             f'<tr data-team="{_e(standing.name)}"><td data-col="rank">{standing.label}</td>'
             f'<td class="name" data-col="team">{_e(standing.name)}</td>'
