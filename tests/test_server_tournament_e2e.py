@@ -213,10 +213,24 @@ def test_the_results_page_keeps_points_and_names_whole_on_a_phone(
 ) -> None:
     """The printed results (比赛成绩统计表) read on a small phone (320 px): a standard-point fraction as
     ``1 3/4`` and a member's number and name never break over two lines (the table scrolls
-    sideways instead)."""
-    for table, scores in ((1, ("500",) * 4), (2, ("520", "520", "480", "480"))):
-        cli("tournament", "totals", "春季赛", "--session", "2", "--table", str(table), *scores,
-            "--db", site["db"])  # fmt: skip
+    sideways instead). And the standings page says what the asterisk of a table still in play
+    means, on screen (its tooltip is no help on a phone)."""
+    cli("tournament", "totals", "春季赛", "--session", "2", "--table", "1", *("500",) * 4,
+        "--db", site["db"])  # fmt: skip
+    # the standings page says what the asterisk of a table still in play means
+    standings, standing_errors = open_page(
+        browser, site["base"] + T, viewport={"width": 390, "height": 844}
+    )
+    standings.wait_for_selector("#individual tbody tr[data-player]")
+    assert not standings.locator(".partial-note").first.is_visible()  # nothing partial
+    width = standings.evaluate("document.documentElement.scrollWidth")
+    assert width <= 390, "the standings do not scroll sideways on a phone"
+    cli("tournament", "hand", "春季赛", "--session", "2", "--table", "2", "--hand", "1",
+        "--winner", "E", "--self-drawn", "--fan", "8", "--db", site["db"])  # fmt: skip
+    wait_js(standings, "document.querySelector('#individual').innerText.includes('*')")
+    assert standings.locator(".partial-note").first.is_visible()
+    assert "partial" in standings.locator(".partial-note").first.inner_text()
+    assert real(standing_errors) == []
     page, errors = open_page(
         browser, site["base"] + T + "/results", viewport={"width": 320, "height": 844}
     )

@@ -71,6 +71,10 @@ async function refresh() {
     teams.hidden = !standings.teams.length;
     document.getElementById("nav-teams").hidden = teams.hidden;
     fill(document.getElementById("team-table"), teamRows(standings.teams));
+    // the asterisk's meaning on screen too (its title is no help on a phone)
+    const [individualNote, teamNote] = document.querySelectorAll(".partial-note");
+    individualNote.hidden = !standings.individual.some((r) => r.partial);
+    teamNote.hidden = !standings.teams.some((r) => r.partial);
     await loadSeating();
     const done = SUMMARY.complete.length;
     fill(document.getElementById("t-status"),
