@@ -62,8 +62,8 @@ def check(game: Game) -> None:
         if standing == 13 - 3 * melds:  # a 13-form hand: its waits are the exact ones
             assert live.waits == frozenset(waits(live.counts[:34], melds)), (seat, live)
             # the bound that lets the engine skip the waits: never above the hand's shanten
-            if live.floor_melds == melds:
-                assert live.floor <= shanten(bytes(live.counts[:34]), melds), (seat, live)
+            assert live.floor_melds == melds, (seat, live)
+            assert live.floor <= shanten(bytes(live.counts[:34]), melds), (seat, live)
     acting = [s for s in range(4) if game.legal_actions(s)]
     assert sorted(game.to_act) == acting
     order = [(s - game.current) % 4 for s in game.to_act]

@@ -100,16 +100,6 @@ _RESPOND: Final = Phase.RESPOND
 _OVER: Final = Phase.OVER
 _CHOW_KIND: Final = MeldKind.CHOW
 _HIDDEN_KONG: Final = MeldKind.CONCEALED_KONG
-_PUNG_KIND: Final = MeldKind.PUNG
-
-
-def _kind_code(kind: MeldKind) -> int:
-    """``_KIND[kind]``, without hashing the member (``Enum.__hash__`` is Python code, 3.11)."""
-    if kind is _CHOW_KIND:
-        return 1
-    if kind is _PUNG_KIND:
-        return 2
-    return 4 if kind is _HIDDEN_KONG else 3
 
 
 def observation_bounds() -> tuple[npt.NDArray[np.int16], npt.NDArray[np.int16]]:
@@ -655,7 +645,7 @@ class Board:
                 continue
             offered = meld.offered_by or 0
             at = _S_SLOTS_PUB + 16 * a + 4 * len(shown)
-            code = _kind_code(kind)
+            code = _KIND[kind]
             buf[slot] = code
             buf[at] = code
             buf[slot + 1] = low + 1
@@ -713,7 +703,7 @@ class Board:
             for meld in new[start:4]:
                 low = meld.tile
                 kind = meld.kind
-                buf[slot] = _kind_code(kind)
+                buf[slot] = _KIND[kind]
                 buf[slot + 1] = low + 1
                 buf[slot + 2] = meld.offered_by or 0
                 if kind is _CHOW_KIND:

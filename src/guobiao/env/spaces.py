@@ -206,7 +206,6 @@ class MaskBuilder:
                 if shift >= 0 and claimed is not None:
                     index = shift + claimed
             if index < 0:  # not the engine's object
-                claimed = game.claimable_tile
                 indices = [self.index(a, claimed) for a in legal]
                 mask[:] = _ZEROS
                 for index in indices:
@@ -235,18 +234,16 @@ _ENGINE_INDEX: Final[dict[int, int]] = {
 }
 _ENGINE_INDEX[id(_game.WIN)] = WIN_INDEX
 _ENGINE_INDEX[id(_game.PASS)] = PASS_INDEX
-# The engine's chows by identity: their index less the claimed tile (``CHOW + 3c - low``)
+# The engine's chows by identity: their index less the claimed tile
+_CHOW_LOWS: Final = tuple(low for low in range(27) if low % 9 < 7)
 _ENGINE_CHOW: Final[dict[int, int]] = {
-    id(_game._CHOW[9 * s + r]): CHOW + 3 * (7 * s + r) - (9 * s + r)
-    for s in range(3)
-    for r in range(7)
+    id(_game._CHOW[low]): chow_index(low, low) - low for low in _CHOW_LOWS
 }
 # index -> that engine object (a chow's three indices, one for each claimed tile: its chow)
 _ENGINE_ACTION: Final[list[Action | None]] = [None] * N_ACTIONS
-for _s in range(3):
-    for _r in range(7):
-        for _p in range(3):
-            _ENGINE_ACTION[CHOW + 3 * (7 * _s + _r) + _p] = _game._CHOW[9 * _s + _r]
+for _low in _CHOW_LOWS:
+    for _claimed in (_low, _low + 1, _low + 2):
+        _ENGINE_ACTION[chow_index(_low, _claimed)] = _game._CHOW[_low]
 for _table in (
     _game._DISCARD,
     _game._PUNG,

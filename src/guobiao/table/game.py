@@ -1123,7 +1123,7 @@ class Game:
                 s = self._seats[discarder]
                 at = next(i for i, m in enumerate(s.melds) if m.kind is _M_KONG and m.tile == tile)
                 old = s.melds[at]
-                s.melds[at] = _PUNG_MELDS[int(old.tile)][old.offered_by or 0]
+                s.melds[at] = _PUNG_MELDS[tile][old.offered_by or 0]
                 s.melds_version += 1
                 self._visible[tile] -= 1
             else:
