@@ -264,6 +264,9 @@ def test_an_abandoned_room_is_closed_and_its_finished_hands_stay(tmp_path: Path)
         assert started.status_code == 200
         hub = hub_of(client)
         assert made["id"] in hub.drivers
+        with client.websocket_connect(f"/ws/rooms/{made['id']}?token={made['token']}") as ws:
+            assert ws.receive_json()["type"] == "welcome"  # played a while, then left
+        settle(lambda: hub.lobby.rooms[made["id"]].sockets == 0)
         clock.now += 100.0
         client.portal.call(hub.sweep, clock.now)  # type: ignore[union-attr]
         assert made["id"] not in hub.lobby.rooms and made["id"] not in hub.drivers
@@ -285,6 +288,8 @@ def test_a_finished_room_leaves_memory_and_its_replays_stay(tmp_path: Path) -> N
         made = create(client, player=None, practice=True, seed=11).json()
         client.post(f"/api/rooms/{made['id']}/start", json={"owner_token": made["owner_token"]})
         hub = hub_of(client)
+        with client.websocket_connect(f"/ws/rooms/{made['id']}") as watcher:  # someone looked in
+            assert watcher.receive_json()["type"] == "welcome"
         deadline = time.monotonic() + 120
         while made["id"] in hub.lobby.rooms:
             assert time.monotonic() < deadline, "the bots did not finish their session"
@@ -689,3 +694,322 @@ def test_room_type_keeps_the_new_fields_through_a_restart() -> None:
     del old["practice"]
     legacy = Room.from_dict(old, SLOW, 0.0)
     assert legacy.invite and not legacy.practice
+
+
+# -- 10. request bodies: bounded, and a refusal is ours, never a 500 ---------------------------------
+
+
+def test_a_request_body_over_the_limit_is_refused_before_it_is_read(tmp_path: Path) -> None:
+    limit = app_module.MAX_BODY
+    with TestClient(app_with(tmp_path), raise_server_exceptions=False) as client:
+        padded = json.dumps({"name": "x", "pad": "y" * limit}).encode()
+        said = client.post(
+            "/api/rooms", content=padded, headers={"content-type": "application/json"}
+        )
+        assert said.status_code == 413
+        assert said.json()["detail"]["code"] == "too_large"
+        assert_security_headers(said.headers, "413")
+
+        def chunks() -> Iterator[bytes]:  # no Content-Length: counted as it comes
+            for _ in range(limit // 1000 + 2):
+                yield b" " * 1000
+
+        streamed = client.post(
+            "/api/rooms", content=chunks(), headers={"content-type": "application/json"}
+        )
+        assert streamed.status_code == 413 and streamed.json()["detail"]["code"] == "too_large"
+        bogus = client.post(
+            "/api/rooms",
+            content=b"{}",
+            headers={"content-type": "application/json", "content-length": "-1"},
+        )
+        assert bogus.status_code in (400, 413)
+        # a body of the usual size is served as before
+        assert client.post("/api/rooms", json={"name": "fine", "player": "me"}).status_code == 200
+
+
+def test_values_json_cannot_echo_are_a_coded_refusal_not_a_500(
+    tmp_path: Path, club: dict[str, str]
+) -> None:
+    app = app_with(tmp_path, tournament_db=club["url"], secret=SECRET, check_interval=0)
+    with TestClient(app, raise_server_exceptions=False) as client:
+        made = client.post("/api/rooms", json={"player": "me"}).json()
+        for path, body in (
+            ("/api/rooms", b'{"seed": 1e400, "practice": true}'),
+            ("/api/rooms", b'{"name": NaN}'),
+            (f"/api/rooms/{made['id']}/join", b'{"name": Infinity}'),
+            (f"/api/rooms/{made['id']}/start", b'{"owner_token": -Infinity}'),
+            ("/api/t/club/login", b'{"username": NaN, "password": "x"}'),
+        ):
+            res = client.post(path, content=body, headers={"content-type": "application/json"})
+            assert res.status_code == 422, (path, body, res.text)
+            detail = res.json()["detail"]
+            assert detail["code"] == "bad_request" and detail["message"], (path, body)
+        # what was sent is not repeated back: a long name is named, not echoed
+        long_name = "N" * 5000
+        res = client.post("/api/rooms", json={"name": long_name, "player": "me"})
+        assert res.status_code == 422
+        assert "at most 200 characters" in res.json()["detail"]["message"]
+        assert long_name[:300] not in res.text
+
+
+def test_no_generated_api_pages_are_served(tmp_path: Path) -> None:
+    with TestClient(app_with(tmp_path)) as client:
+        for path in ("/docs", "/redoc", "/openapi.json", "/docs/oauth2-redirect"):
+            assert client.get(path).status_code == 404, path
+
+
+def test_serve_reads_x_forwarded_for_only_from_its_trusted_proxies(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """uvicorn would replace the client's address by X-Forwarded-For from 127.0.0.1 on its own
+    (an ssh tunnel or stunnel there would let anyone name any address): serve turns that off,
+    and only ``--trusted-proxy`` decides (TrustedProxies)."""
+    import uvicorn
+
+    ran: dict[str, Any] = {}
+    monkeypatch.setattr(uvicorn, "run", lambda app, **options: ran.update(options))
+    monkeypatch.setenv("GUOBIAO_HOME", str(tmp_path / "home"))
+    result = CliRunner().invoke(main, ["serve", "--data", str(tmp_path / "data"), "--port", "8999"])
+    assert result.exit_code == 0, result.output
+    assert ran["proxy_headers"] is False and ran["port"] == 8999
+
+
+# -- 11. what one address may hold, and what a spectator costs the players ---------------------------
+
+
+def test_one_address_holds_a_bounded_number_of_tables(tmp_path: Path) -> None:
+    limits = Limits(address_rooms=2, create_burst=100)
+    with behind_proxy(app_with(tmp_path, limits)) as client:
+        assert create(client, "10.0.0.1").status_code == 200
+        assert create(client, "10.0.0.1").status_code == 200
+        third = create(client, "10.0.0.1")
+        assert third.status_code == 429
+        assert third.json()["detail"]["code"] == "slow_down"
+        assert third.json()["detail"]["params"] == {"max": 2}
+        assert create(client, "10.0.0.2").status_code == 200  # another address: its own share
+        # IPv6 addresses count by /64: a subscriber's 2**64 addresses are one share
+        assert create(client, "2001:db8:1:2::1").status_code == 200
+        assert create(client, "2001:db8:1:2:ffff::9").status_code == 200
+        assert create(client, "2001:db8:1:2:abcd::1").status_code == 429
+        assert create(client, "2001:db8:1:3::1").status_code == 200
+
+
+def test_ipv6_addresses_are_counted_by_their_64_network() -> None:
+    from guobiao.server.guards import client_key
+
+    assert (
+        client_key("2001:db8:1:2:3:4:5:6") == client_key("2001:db8:1:2::9") == "2001:db8:1:2::/64"
+    )
+    assert client_key("2001:db8:1:3::1") != client_key("2001:db8:1:2::1")
+    assert client_key("::ffff:198.51.100.7") == "198.51.100.7"  # IPv4 mapped: the IPv4 one
+    assert client_key("198.51.100.7") == "198.51.100.7"
+    assert client_key("testclient") == "testclient"
+    proxies = TrustedProxies(["127.0.0.1"])
+    assert proxies.key("127.0.0.1", "2001:db8::5") == "2001:db8::/64"
+
+
+def test_a_table_no_one_ever_opened_closes_soon(tmp_path: Path) -> None:
+    clock = Clock()
+    limits = Limits(idle_close=1000.0, unclaimed_close=50.0)
+    with behind_proxy(app_with(tmp_path, limits, clock=clock)) as client:
+        hub = hub_of(client)
+        left = create(client).json()
+        played = create(client, practice=True).json()
+        with client.websocket_connect(f"/ws/rooms/{played['id']}?token={played['token']}") as ws:
+            ws.receive_json()
+        settle(lambda: hub.lobby.rooms[played["id"]].sockets == 0)
+        clock.now += 50.0
+        client.portal.call(hub.sweep, clock.now)  # type: ignore[union-attr]
+        assert left["id"] not in hub.lobby.rooms  # made and never opened: closed
+        assert played["id"] in hub.lobby.rooms  # opened once: idle_close applies
+        clock.now += 950.0
+        client.portal.call(hub.sweep, clock.now)  # type: ignore[union-attr]
+        assert played["id"] not in hub.lobby.rooms
+
+
+def test_sockets_are_opened_at_a_bounded_rate_per_address(tmp_path: Path) -> None:
+    limits = Limits(socket_burst=3, socket_every=100.0, spectators=50)
+    with behind_proxy(app_with(tmp_path, limits)) as client:
+        made = create(client).json()
+        url = f"/ws/rooms/{made['id']}"
+        for _ in range(3):
+            with client.websocket_connect(url, headers=at("10.0.0.7")) as ws:
+                assert ws.receive_json()["type"] == "welcome"
+        error, code = refused_socket(client, url, at("10.0.0.7"))
+        assert code == 4429 and error["code"] == "too_many"
+        assert error["params"]["cap"] == "rate"
+        with client.websocket_connect(url, headers=at("10.0.0.8")) as ws:  # another address
+            assert ws.receive_json()["type"] == "welcome"
+
+
+def test_spectators_coming_and_going_send_the_players_nothing(tmp_path: Path) -> None:
+    with behind_proxy(app_with(tmp_path)) as client:
+        made = create(client).json()
+        url = f"/ws/rooms/{made['id']}"
+        with client.websocket_connect(f"{url}?token={made['token']}") as seat:
+            assert seat.receive_json()["type"] == "welcome"
+            assert seat.receive_json()["type"] == "state"
+            for i in range(5):
+                with client.websocket_connect(url, headers=at(f"10.0.1.{i}")) as watcher:
+                    assert watcher.receive_json()["type"] == "welcome"
+                    state = watcher.receive_json()
+                    assert state["type"] == "state"  # the spectator is told the table
+            settle(lambda: hub_of(client).lobby.rooms[made["id"]].sockets == 1)
+            seat.send_json({"type": "no such message"})
+            received = []
+            while True:
+                message = seat.receive_json()
+                received.append(message["type"])
+                if message["type"] == "error":
+                    break
+            assert received == ["error"]  # nothing came from the spectators' sockets
+
+
+def test_an_answer_to_an_earlier_decision_is_refused_not_applied(tmp_path: Path) -> None:
+    with behind_proxy(app_with(tmp_path)) as client:
+        made = create(client, practice=True).json()
+        start = client.post(
+            f"/api/rooms/{made['id']}/start", json={"owner_token": made["owner_token"]}
+        )
+        assert start.status_code == 200
+        with client.websocket_connect(f"/ws/rooms/{made['id']}?token={made['token']}") as ws:
+            state: Message = {}
+            while not (state.get("type") == "state" and state.get("must_act")):
+                state = ws.receive_json()
+            legal = state["view"]["legal_actions"]
+            decision = state["decision"]
+            ws.send_json({"type": "action", "action": legal[0], "decision": decision - 1})
+            error = ws.receive_json()
+            assert error["type"] == "error" and error["code"] == "stale", error
+            assert error["params"] == {"decision": decision}
+            now = ws.receive_json()  # the table as it stands, to answer that
+            assert now["type"] == "state" and now["decision"] == decision and now["must_act"]
+            # the same answer, for the decision shown: taken
+            ws.send_json({"type": "action", "action": legal[0], "decision": decision})
+            while True:
+                message = ws.receive_json()
+                assert message["type"] != "error", message
+                if message["type"] == "state" and message["decision"] != decision:
+                    break
+
+
+def test_long_polls_are_bounded_per_address_and_let_go(
+    referee_app: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(tournament_module, "POLLS_PER_ADDRESS", 1)
+    client = referee_app
+    version = client.get("/api/t/club/changes?wait=0", headers=at("10.0.0.1")).json()["version"]
+    first: dict[str, Any] = {}
+
+    def hold() -> None:  # waits its 2 s: nothing changes
+        first["res"] = client.get(
+            f"/api/t/club/changes?since={version}&wait=2", headers=at("10.0.0.1")
+        )
+
+    holder = threading.Thread(target=hold)
+    holder.start()
+    try:
+        settle(lambda: _polls_open(client) == 1)
+        second = client.get(f"/api/t/club/changes?since={version}&wait=1", headers=at("10.0.0.1"))
+        assert second.status_code == 429 and second.json()["detail"]["code"] == "slow_down"
+        other = client.get("/api/t/club/changes?wait=0", headers=at("10.0.0.2"))
+        assert other.status_code == 200
+    finally:
+        holder.join()
+    assert first["res"].status_code == 200 and first["res"].json()["version"] == version
+    assert _polls_open(client) == 0  # let go when answered
+    assert client.get("/api/t/club/changes?wait=0", headers=at("10.0.0.1")).status_code == 200
+
+
+def _polls_open(client: TestClient) -> int:
+    router = client.app.state.tournament_router  # type: ignore[attr-defined]
+    return sum(router.polls.values())  # type: ignore[no-any-return]
+
+
+# -- 12. what the database keeps, and what reading it costs ----------------------------------------
+
+
+def test_a_table_bots_play_with_no_one_ever_watching_closes_soon(tmp_path: Path) -> None:
+    clock = Clock()
+    limits = Limits(bot_delay=1e6, idle_close=1000.0, unclaimed_close=50.0)
+    with behind_proxy(app_with(tmp_path, limits, clock=clock)) as client:
+        made = client.post(
+            "/api/rooms", json={"practice": True}, headers=at("10.0.0.1")
+        ).json()  # no player: four bots
+        started = client.post(
+            f"/api/rooms/{made['id']}/start", json={"owner_token": made["owner_token"]}
+        )
+        assert started.status_code == 200
+        hub = hub_of(client)
+        clock.now += 49.0
+        client.portal.call(hub.sweep, clock.now)  # type: ignore[union-attr]
+        assert made["id"] in hub.lobby.rooms
+        clock.now += 1.0
+        client.portal.call(hub.sweep, clock.now)  # type: ignore[union-attr]
+        assert made["id"] not in hub.lobby.rooms and made["id"] not in hub.drivers
+        assert hub.store.load_all() == []  # closed: kept for its replays, never resumed
+        assert client.get(f"/api/rooms/{made['id']}").json()["closed"]
+
+
+def test_only_the_latest_closed_tables_are_kept(tmp_path: Path) -> None:
+    from guobiao.server.store import RoomStore
+
+    store = RoomStore(tmp_path / "rooms.sqlite3")
+    try:
+        for i in range(6):
+            store.save(f"r{i}", {"id": f"r{i}"})
+            store.close_room(f"r{i}", info={"id": f"r{i}", "closed": True}, keep=3)
+        store.save("live", {"id": "live"})  # a live room is never pruned
+        store.close_room("r6", keep=3)  # (not saved: nothing to close)
+        assert [store.exists(f"r{i}") for i in range(6)] == [False] * 3 + [True] * 3
+        assert store.info("r5") == {"id": "r5", "closed": True}
+        assert store.info("live") is None and store.exists("live")
+        assert store.load_all() == [{"id": "live"}]
+    finally:
+        store.close()
+
+
+def test_a_closed_table_is_read_without_rebuilding_it_and_rebuilds_are_bounded(
+    tmp_path: Path,
+) -> None:
+    limits = Limits(bot_delay=0, between_hands=0, rebuild_burst=2, rebuild_every=1e6)
+    with behind_proxy(app_with(tmp_path, limits)) as client:
+        hub = hub_of(client)
+        closed = []
+        for i in range(3):  # three rooms played a little, then closed by the server
+            made = create(client, f"10.0.2.{i}", practice=True).json()
+            client.post(f"/api/rooms/{made['id']}/start", json={"owner_token": made["owner_token"]})
+            with client.websocket_connect(f"/ws/rooms/{made['id']}?token={made['token']}") as ws:
+                assert ws.receive_json()["type"] == "welcome"
+            room = hub.lobby.rooms[made["id"]]
+            settle(lambda room=room: room.sockets == 0)
+            client.portal.call(hub.retire, room)  # type: ignore[union-attr]
+            closed.append(made["id"])
+        hub.closed.clear()
+        rebuilt: list[str] = []
+        real = Room.from_dict
+
+        def counting(data: dict[str, Any], *args: Any) -> Room:
+            rebuilt.append(str(data["id"]))
+            return real(data, *args)
+
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(app_module.Room, "from_dict", staticmethod(counting))
+            for room_id in closed:  # the info, the pages: from the row, nothing replayed
+                info = client.get(f"/api/rooms/{room_id}", headers=at("10.0.3.1"))
+                assert info.status_code == 200 and info.json()["closed"], info.text
+                assert info.json()["id"] == room_id
+                assert client.get(f"/room/{room_id}/replay").status_code == 200
+            assert rebuilt == []
+            # replays rebuild the room: two at once from one address, then slow_down
+            for room_id in closed[:2]:
+                hands = client.get(f"/api/rooms/{room_id}/hands", headers=at("10.0.3.1"))
+                assert hands.status_code == 200
+            third = client.get(f"/api/rooms/{closed[2]}/hands", headers=at("10.0.3.1"))
+            assert third.status_code == 429 and third.json()["detail"]["code"] == "slow_down"
+            assert rebuilt == closed[:2]
+            # a replay asked again is answered as it was, without rebuilding or counting
+            hub.closed.clear()
+            again = client.get(f"/api/rooms/{closed[0]}/hands", headers=at("10.0.3.1"))
+            assert again.status_code == 200 and rebuilt == closed[:2]

@@ -64,10 +64,23 @@ def test_join_places_and_refusals() -> None:
     with pytest.raises(RoomError) as err:
         room.join("Cid", 2)
     assert err.value.code == "taken"
-    for bad in ("", " ", "x" * 25):
+    invisible = (
+        "\u200b",  # zero width space
+        "Ann\u202e",  # right-to-left override: spoofs the names after it
+        "A\x00",
+        "\x1b[31mred",
+        "\u3164",  # Hangul filler: a letter that draws nothing
+        "Bo\U000e0041",  # a tag character
+        "\u0301\u0301",  # combining marks alone
+    )
+    for bad in ("", " ", "x" * 25, *invisible):
         with pytest.raises(RoomError) as err:
             room.join(bad)
-        assert err.value.code == "bad_name"
+        assert err.value.code == "bad_name", repr(bad)
+    for good in ("李明", "José", "Zoë", "Ann-Marie O'Neil", "김민준", "🀄 Lucky"):
+        other = Lobby(FAST).create()
+        place, _ = other.join(good)
+        assert other.places[place].name == good
     with pytest.raises(RoomError) as err:
         room.join("Dee", 7)
     assert err.value.code == "bad_place"
@@ -258,9 +271,10 @@ def test_time_outs_act_for_the_person_with_the_documented_default() -> None:
 def test_default_action() -> None:
     rng = random.Random(0)
     seen: set[str] = set()
-    for seed in range(40):
+    picked: set[bool] = set()  # whether the lot fell on the highest tile
+    for seed in range(200):
         game = Game(seed=seed)
-        while not game.is_over and len(seen) < 3:
+        while not game.is_over and (len(seen) < 3 or len(picked) < 2):
             seat = game.to_act[0]
             legal = game.legal_actions(seat)
             choice = default_action(game, seat)
@@ -273,13 +287,17 @@ def test_default_action() -> None:
                 assert choice == Action(ActionKind.DISCARD, view.drawn)
                 seen.add("drawn")
             else:
-                assert choice == Action(ActionKind.DISCARD, max(view.hand))
+                assert choice.kind is ActionKind.DISCARD and choice.tile in view.hand
+                assert default_action(game, seat) == choice  # the same when asked again
                 seen.add("after a claim")
+                picked.add(choice.tile == max(view.hand))
             claims = [a for a in legal if a.kind in (ActionKind.CHOW, ActionKind.PUNG)]
             game.act(seat, claims[0] if claims else rng.choice(legal))
-        if len(seen) == 3:
+        if len(seen) == 3 and len(picked) == 2:
             break
     assert seen == {"pass", "drawn", "after a claim"}
+    # by lot, not a rule the others could read the hand from (the highest tile was once)
+    assert picked == {True, False}
     with pytest.raises(ValueError):
         default_action(game, (game.to_act[0] + 1) % 4 if game.to_act else 0)
 
@@ -380,6 +398,9 @@ def test_client_messages_are_parsed_strictly() -> None:
     assert parse_client_message('{"type": "ping"}').type == "ping"
     msg = parse_client_message('{"type": "action", "action": "chow W3W4W5"}')
     assert msg.action == Action(ActionKind.CHOW, Action.parse("chow W3W4W5").tile)
+    assert msg.decision is None
+    answered = parse_client_message('{"type": "action", "action": "pass", "decision": 7}')
+    assert answered.decision == 7 and answered.action == Action.parse("pass")
     for text, code in [
         ("not json", "bad_json"),
         ("[1, 2]", "bad_message"),
@@ -388,6 +409,10 @@ def test_client_messages_are_parsed_strictly() -> None:
         ('{"type": "action", "action": 5}', "bad_message"),
         ('{"type": "action", "action": "steal W1"}', "bad_action"),
         ('{"type": "action", "action": "discard Z9"}', "bad_action"),
+        ('{"type": "action", "action": "pass", "decision": true}', "bad_message"),
+        ('{"type": "action", "action": "pass", "decision": -1}', "bad_message"),
+        ('{"type": "action", "action": "pass", "decision": "3"}', "bad_message"),
+        ('{"type": "action", "action": "pass", "decision": 1.5}', "bad_message"),
         ("[" * 5000, "too_long"),
     ]:
         with pytest.raises(ProtocolError) as err:

@@ -397,6 +397,20 @@ def test_the_organiser_runs_the_clock(
         "/api/t/club/clock", json={"action": "reset", "minutes": 120, "session": 1}, headers=headers
     )
     assert res.json()["remaining"] == 7200 and res.json()["session"] == 1
+    planned = client.get("/api/t/club").json()["sessions"]
+    # a session the tournament does not have: out of any range (422), or beyond its own
+    for session, status, code in (
+        (0, 422, "bad_request"),
+        (planned + 1, 400, "bad_action"),
+        (99999, 400, "bad_action"),
+    ):
+        res = client.post(
+            "/api/t/club/clock",
+            json={"action": "reset", "minutes": 5, "session": session},
+            headers=headers,
+        )
+        assert res.status_code == status and res.json()["detail"]["code"] == code, session
+    assert client.get("/api/t/club/clock").json()["remaining"] == 7200  # nothing changed
     client.post("/api/t/club/clock", json={"action": "start"}, headers=headers)
     clock.now += 600
     state = client.get("/api/t/club/clock").json()

@@ -209,4 +209,14 @@ def serve(
     gc.freeze()
     gc.set_threshold(50_000, 20, 100)
     # Client messages are at most 1,024 characters (docs/web.md): no 16 MiB WebSocket frames.
-    uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=65_536)
+    # The client's address is the socket's peer unless --trusted-proxy names it: uvicorn's own
+    # X-Forwarded-For handling (on by default for 127.0.0.1) would let anyone behind a local
+    # forwarder (an ssh tunnel, stunnel) name any address and pass every per-address limit.
+    uvicorn.run(
+        app,
+        host=host,
+        port=port,
+        log_level="warning",
+        ws_max_size=65_536,
+        proxy_headers=False,
+    )

@@ -56,6 +56,7 @@ from typing import Annotated, Any
 from fastapi import FastAPI, HTTPException, Request, WebSocket, WebSocketDisconnect
 from fastapi import Path as PathParam
 from fastapi.concurrency import run_in_threadpool
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
@@ -92,6 +93,7 @@ _HTTP_STATUS = {
     "busy": 503,
 }
 CLOSED_CACHE = 16
+REPLAY_CACHE = 256  # replays of closed rooms' hands kept as answered (a few MB)
 """Closed rooms kept in memory after being read (their replays), the least recently used
 dropped first."""
 
@@ -146,6 +148,63 @@ class SecurityHeaders:
             await send(message)
 
         await self.app(scope, receive, send_with_headers)
+
+
+MAX_BODY = 16_384
+"""Bytes of an HTTP request body, at most: every body the pages send is a few hundred."""
+
+
+def _body_too_large() -> HTTPException:
+    return HTTPException(
+        413,
+        {
+            "code": "too_large",
+            "message": f"a request body is at most {MAX_BODY} bytes",
+            "params": {"limit": MAX_BODY},
+        },
+    )
+
+
+class BodyLimit:
+    """ASGI middleware: a request body over :data:`MAX_BODY` bytes is refused (413) before it is
+    read whole: at once by its ``Content-Length``, or as soon as a streamed body passes it."""
+
+    def __init__(self, app: ASGIApp, limit: int = MAX_BODY) -> None:
+        self.app = app
+        self.limit = limit
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        for key, value in scope["headers"]:
+            if key == b"content-length" and (not value.isdigit() or int(value) > self.limit):
+                response = JSONResponse({"detail": _body_too_large().detail}, 413)
+                await response(scope, receive, send)
+                return
+        received = 0
+
+        async def limited() -> Message:
+            nonlocal received
+            message = await receive()
+            if message["type"] == "http.request":
+                received += len(message.get("body", b""))
+                if received > self.limit:
+                    # an HTTPException: FastAPI passes it on as it is, to the handler below
+                    raise _body_too_large()
+            return message
+
+        await self.app(scope, limited, send)
+
+
+def _validation_detail(exc: RequestValidationError) -> dict[str, Any]:
+    """A refused request's fields and what is wrong with each, in our error shape: without the
+    input itself (it may be long, or a float JSON cannot write back, such as 1e400)."""
+    problems = []
+    for error in exc.errors()[:5]:
+        where = ".".join(str(part)[:40] for part in error.get("loc", ()) if part != "body")
+        problems.append(f"{where or 'body'}: {str(error.get('msg', 'invalid'))[:120]}")
+    return {"code": "bad_request", "message": "; ".join(problems), "params": {}}
 
 
 class Conn:
@@ -233,6 +292,14 @@ class Hub:
             limits.create_burst, limits.create_every, limits.tracked_addresses
         )
         self.addresses: dict[str, int] = {}  # open sockets by client address (none: no entry)
+        self.openings = RateLimiter(  # new sockets by client address
+            limits.socket_burst, limits.socket_every, limits.tracked_addresses
+        )
+        self.rebuilds = RateLimiter(  # closed rooms rebuilt (their hands replayed) by address
+            limits.rebuild_burst, limits.rebuild_every, limits.tracked_addresses
+        )
+        # a closed room's replays never change: kept as answered, the latest REPLAY_CACHE
+        self.replays: OrderedDict[tuple[str, int], dict[str, Any]] = OrderedDict()
         self.closed: OrderedDict[str, Room] = OrderedDict()  # closed rooms read lately
         self.sweeper: asyncio.Task[None] | None = None
 
@@ -280,7 +347,12 @@ class Hub:
             self.store.delete(room.id)
             return
         self.save(room)
-        self.store.close_room(room.id, room.info() if room.ended and not room.private else None)
+        self.store.close_room(
+            room.id,
+            room.info() if room.ended and not room.private else None,
+            info={**room.info(), "closed": True},
+            keep=self.lobby.limits.kept_rooms,
+        )
 
     def sweep(self, now: float) -> None:
         for room in self.lobby.sweep(now):
@@ -306,13 +378,19 @@ class Hub:
         every = min(30.0, max(0.05, self.lobby.limits.idle_close / 4))
         self.sweeper = asyncio.get_running_loop().create_task(self._sweep_every(every))
 
-    async def find(self, room_id: str) -> Room | None:
-        """A live room, or a closed one read from the store (for its replays: read only)."""
+    async def find(self, room_id: str, address: str | None = None) -> Room | None:
+        """A live room, or a closed one read from the store (for its replays: read only).
+        Rebuilding a closed room replays its hands: with ``address``, that client may have
+        ``rebuild_burst`` rebuilt at once, then one per ``rebuild_every`` s (else ``slow_down``)."""
         room = self.lobby.rooms.get(room_id) or self.closed.get(room_id)
         if room is not None:
             if room.id in self.closed:
                 self.closed.move_to_end(room.id)
             return room
+        if address is not None and not self.rebuilds.allow(address, self.clock()):
+            raise RoomError(
+                "slow_down", "too many finished tables read from your address: wait a moment"
+            )
         data = await run_in_threadpool(self.store.load, room_id)
         if data is None:
             return None
@@ -331,6 +409,12 @@ class Hub:
     def refusal(self, room: Room, place: int | None, address: str) -> dict[str, Any] | None:
         """Why a new socket is refused (a cap reached): a ``too_many`` error, or None."""
         limits = room.limits
+        if not self.openings.allow(address, self.clock()):
+            return _error(
+                "too_many",
+                "connections opened too fast from your address: wait a moment",
+                {"cap": "rate", "max": limits.socket_burst},
+            )
         if self.addresses.get(address, 0) >= limits.address_sockets:
             return _error(
                 "too_many",
@@ -430,8 +514,12 @@ class Hub:
         try:
             await ws.accept()
             sender = asyncio.get_running_loop().create_task(self._sender(conn))
-            self.publish(room, [])
-            self.wake(room)
+            if place is None:
+                # a spectator changes nothing the others see: the new socket alone is told
+                conn.send(room.state_for(None, self.clock()))
+            else:  # a seat is connected now: everyone sees it
+                self.publish(room, [])
+                self.wake(room)
             await self._receive(conn, room)
         except WebSocketDisconnect:
             pass
@@ -448,8 +536,9 @@ class Hub:
             if sender is not None:
                 sender.cancel()
             room.disconnect(place, self.clock())
-            self.publish(room, [])
-            self.wake(room)
+            if place is not None:
+                self.publish(room, [])
+                self.wake(room)
 
     async def _receive(self, conn: Conn, room: Room) -> None:
         ws = conn.ws
@@ -497,9 +586,19 @@ class Hub:
                     notices = room.resume(conn.place)
                 else:
                     assert parsed.action is not None
+                    if parsed.decision is not None and parsed.decision != room.decision:
+                        # sent for a decision the table has left (a slow connection): applying
+                        # it to the one now would answer what the player never saw
+                        raise RoomError(
+                            "stale",
+                            "this answers an earlier decision: the table has moved on",
+                            {"decision": room.decision},
+                        )
                     notices = room.act(conn.place, parsed.action, now)
             except RoomError as err:
                 conn.send(_error(err.code, err.message, err.params))
+                if err.code == "stale":  # what the table shows now, to answer that instead
+                    conn.send(room.state_for(conn.place, now))
                 continue
             if room.version == before:  # noted only (a claim in a window): this place alone
                 self.publish(room, notices, only=conn.place)
@@ -600,13 +699,17 @@ def create_app(
         if tournaments is not None:
             tournaments.close()
 
-    app = FastAPI(title="guobiao", lifespan=lifespan)
+    # No generated API pages (/docs would load scripts from a CDN): docs/web.md is the reference.
+    app = FastAPI(
+        title="guobiao", lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=None
+    )
+    app.add_middleware(BodyLimit)
     app.add_middleware(SecurityHeaders)
     app.state.hub = hub
 
     def address_of(conn: HTTPConnection) -> str:
         forwarded = ",".join(conn.headers.getlist("x-forwarded-for"))
-        return proxies.client(conn.client.host if conn.client else None, forwarded)
+        return proxies.key(conn.client.host if conn.client else None, forwarded)
 
     def owned(room_id: str, owner_token: str) -> Room:
         room = lobby.get(room_id)
@@ -614,11 +717,17 @@ def create_app(
             raise RoomError("forbidden", "only the room's creator may do this")
         return room
 
-    async def found(room_id: str) -> Room:
-        room = await hub.find(room_id)
+    async def found(room_id: str, address: str | None = None) -> Room:
+        room = await hub.find(room_id, address)
         if room is None:
             raise RoomError("no_room", "no such room")
         return room
+
+    async def exists(room_id: str) -> bool:
+        """A live room, or a closed one in the store (nothing rebuilt)."""
+        if room_id in lobby.rooms or room_id in hub.closed:
+            return True
+        return await run_in_threadpool(store.exists, room_id)
 
     @app.get("/api/rooms")
     async def list_rooms(finished: bool = False) -> list[dict[str, Any]]:
@@ -635,7 +744,8 @@ def create_app(
                 )
             )
         now = hub.clock()
-        if not hub.creations.allow(address_of(request), now):
+        address = address_of(request)
+        if not hub.creations.allow(address, now):
             raise _refuse(RoomError("slow_down", "too many new tables from your address: wait"))
         if lobby.full():
             hub.sweep(now)  # rooms idle for long give their places up
@@ -647,6 +757,7 @@ def create_app(
                 seed=body.seed,
                 practice=body.practice,
                 now=now,
+                creator=address,
             )
             place, token = (None, None)
             try:
@@ -671,9 +782,15 @@ def create_app(
         }
 
     @app.get("/api/rooms/{room_id}")
-    async def get_room(room_id: str) -> dict[str, Any]:
-        try:
-            room = await found(room_id)
+    async def get_room(room_id: str, request: Request) -> dict[str, Any]:
+        live = lobby.rooms.get(room_id)
+        if live is not None:
+            return {**live.info(), "closed": False}
+        kept = await run_in_threadpool(store.info, room_id)  # as it was closed: no rebuilding
+        if kept is not None:
+            return kept
+        try:  # closed before rooms kept their info
+            room = await found(room_id, address_of(request))
         except RoomError as err:
             raise _refuse(err) from None
         return {**room.info(), "closed": room.id not in lobby.rooms}
@@ -734,27 +851,61 @@ def create_app(
         hub.wake(room)
         return room.info()
 
-    async def replayable(room_id: str, token: str) -> Room:
-        room = await found(room_id)
+    async def replayable(room_id: str, token: str, request: Request) -> Room:
+        room = await found(room_id, address_of(request))
         if not room.may_replay(token):
             raise RoomError("forbidden", "a private room's hands need one of its tokens")
         return room
 
+    def kept_answer(room_id: str, key: int) -> dict[str, Any] | None:
+        """A closed public room's answer kept by :func:`answered` (no token needed for it)."""
+        cached = hub.replays.get((room_id, key))
+        if cached is not None:
+            hub.replays.move_to_end((room_id, key))
+        return cached
+
+    def answered(room: Room, key: int, answer: Callable[[], dict[str, Any]]) -> dict[str, Any]:
+        """``answer()``, kept when the room is closed and public (it never changes again, and
+        anyone may read it): the latest ``REPLAY_CACHE`` answers."""
+        result = answer()
+        if room.id not in lobby.rooms and not room.private:
+            hub.replays[(room.id, key)] = result
+            while len(hub.replays) > REPLAY_CACHE:
+                hub.replays.popitem(last=False)
+        return result
+
     @app.get("/api/rooms/{room_id}/hands")
-    async def room_hands(room_id: str, token: str = "") -> dict[str, Any]:
+    async def room_hands(room_id: str, request: Request, token: str = "") -> dict[str, Any]:
+        kept = kept_answer(room_id, -1)
+        if kept is not None:
+            return kept
         try:
-            room = await replayable(room_id, token)
+            room = await replayable(room_id, token, request)
         except RoomError as err:
             raise _refuse(err) from None
-        hands = room.hands_info() if room.started else []
-        return {"room": room.info(), "hands": hands, "tiles": tile_table()}
+        return answered(
+            room,
+            -1,
+            lambda: {
+                "room": room.info(),
+                "hands": room.hands_info() if room.started else [],
+                "tiles": tile_table(),
+            },
+        )
 
     @app.get("/api/rooms/{room_id}/hands/{number}")
     async def hand_replay(
-        room_id: str, number: Annotated[int, PathParam(ge=0, le=1000)], token: str = ""
+        room_id: str,
+        number: Annotated[int, PathParam(ge=0, le=1000)],
+        request: Request,
+        token: str = "",
     ) -> dict[str, Any]:
+        kept = kept_answer(room_id, number)
+        if kept is not None:
+            return kept
         try:
-            return (await replayable(room_id, token)).replay(number)
+            room = await replayable(room_id, token, request)
+            return answered(room, number, lambda: room.replay(number))
         except RoomError as err:
             raise _refuse(err) from None
 
@@ -779,15 +930,19 @@ def create_app(
 
     @app.get("/room/{room_id}", include_in_schema=False, response_model=None)
     async def room_page(room_id: str) -> FileResponse | HTMLResponse:
-        if await hub.find(room_id) is None:
+        if not await exists(room_id):
             return room_not_found()
         return FileResponse(STATIC / "room.html")
 
     @app.get("/room/{room_id}/replay", include_in_schema=False, response_model=None)
     async def replay_page(room_id: str) -> FileResponse | HTMLResponse:
-        if await hub.find(room_id) is None:
+        if not await exists(room_id):
             return room_not_found()
         return FileResponse(STATIC / "replay.html")
+
+    @app.exception_handler(RequestValidationError)
+    async def bad_request(request: Request, exc: RequestValidationError) -> JSONResponse:
+        return JSONResponse({"detail": _validation_detail(exc)}, 422)
 
     @app.exception_handler(StarletteHTTPException)
     async def not_found(request: Request, exc: StarletteHTTPException) -> Any:

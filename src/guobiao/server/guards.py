@@ -150,3 +150,19 @@ class TrustedProxies:
             if not self.trusts(entry):
                 return entry
         return address
+
+    def key(self, peer: str | None, forwarded_for: str | None) -> str:
+        """The key the per-address limits count by: the client's address (:meth:`client`),
+        an IPv6 one as its /64 network (one subscriber's share: it holds 2**64 addresses)."""
+        return client_key(self.client(peer, forwarded_for))
+
+
+def client_key(address: str) -> str:
+    """``address`` as the per-address limits count it: IPv6 by /64 network, others as they are."""
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return address
+    if ip.version == 6 and ip.ipv4_mapped is None:
+        return str(ipaddress.ip_network(f"{ip}/64", strict=False))
+    return str(ip.ipv4_mapped or ip) if ip.version == 6 else address

@@ -72,6 +72,7 @@ class ProtocolError(ValueError):
 class ClientMessage:
     type: str
     action: Action | None = None
+    decision: int | None = None  # the state's ``decision`` an action answers, when sent
 
 
 def parse_client_message(text: str) -> ClientMessage:
@@ -102,7 +103,12 @@ def parse_client_message(text: str) -> ClientMessage:
         action = Action.parse(text_action)
     except ValueError as err:
         raise ProtocolError("bad_action", str(err), {"action": text_action[:50]}) from None
-    return ClientMessage("action", action)
+    decision = data.get("decision")
+    if decision is not None and (
+        type(decision) is not int or not 0 <= decision < 2**53  # (a bool is not taken)
+    ):
+        raise ProtocolError("bad_message", '"decision" is the state\'s decision counter')
+    return ClientMessage("action", action, decision)
 
 
 def tile_table() -> dict[str, dict[str, str]]:

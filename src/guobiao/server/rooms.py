@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import random
 import secrets
+import unicodedata
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any, Final, Literal
@@ -104,8 +105,15 @@ class Limits:
     rate: int = 20  # client messages per second per connection; more are refused
     max_rooms: int = 1000  # rooms not yet over; creating more is refused
     idle_close: float = 1800.0  # a room with no socket open this long is closed (not over)
+    unclaimed_close: float = 120.0  # ... and sooner when no socket was ever open to it
+    address_rooms: int = 20  # rooms not yet over that one client address may hold
+    kept_rooms: int = 5000  # closed rooms kept for their replays (then the oldest deleted)
+    rebuild_burst: int = 30  # closed rooms one address may have rebuilt at once (replays) ...
+    rebuild_every: float = 0.5  # ... and then one more every this many seconds
     create_burst: int = 20  # rooms one client address may create at once ...
     create_every: float = 30.0  # ... and then one more every this many seconds
+    socket_burst: int = 30  # sockets one client address may open at once ...
+    socket_every: float = 1.0  # ... and then one more every this many seconds
     spectators: int = 20  # spectator sockets per room
     seat_sockets: int = 3  # sockets per place (a second tab, a reconnection)
     address_sockets: int = 64  # sockets per client address, all rooms together
@@ -203,8 +211,10 @@ def window_view(before: SeatView, actor: int, action: Action, kong: Meld | None 
 
 def default_action(game: Game, seat: int) -> Action:
     """What the server does for a seat whose time ran out: pass on a claim (or a robbing
-    chance); discard the drawn tile; with no drawn tile (after a claim) the last tile of the
-    sorted hand."""
+    chance); discard the drawn tile; with no drawn tile (after a claim) one of the hand's tiles
+    drawn by lot from the hand's secret seed and the moves so far (the same every time it is
+    asked, so a replay agrees; and it tells the others nothing but that the tile was held, where
+    a rule such as "the highest tile" would tell them that none higher is)."""
     legal = game.legal_actions(seat)
     if not legal:
         raise ValueError(f"seat {seat} has nothing to do")
@@ -216,7 +226,10 @@ def default_action(game: Game, seat: int) -> Action:
         if drawn in legal:
             return drawn
     discards = [a for a in legal if a.kind is ActionKind.DISCARD]
-    return discards[-1] if discards else legal[0]
+    if not discards:
+        return legal[0]
+    lot = random.Random(f"timeout/{game.seed}/{len(game.history)}/{seat}")
+    return discards[lot.randrange(len(discards))]
 
 
 def _notice(code: str, **params: Any) -> dict[str, Any]:
@@ -245,9 +258,25 @@ def _check_kind(kind: str) -> str:
     return kind
 
 
+# Characters that draw nothing but are letters or symbols by their category (Hangul fillers, the
+# blank Braille pattern): a name of them would show blank in the lobby.
+_BLANK_LETTERS: Final = frozenset("\u115f\u1160\u3164\uffa0\u2800")
+# Control, format (zero-width, bidirectional overrides), private-use and unpaired surrogate code
+# points, and line or paragraph separators: never in a name others see.
+_HIDDEN_CATEGORIES: Final = frozenset({"Cc", "Cf", "Co", "Cs", "Cn", "Zl", "Zp"})
+
+
 def _check_name(name: str) -> str:
     name = " ".join(name.split())
     if not name or len(name) > 24:
+        raise RoomError("bad_name", "a name is 1-24 characters", {"min": 1, "max": 24})
+    if any(unicodedata.category(c) in _HIDDEN_CATEGORIES or c in _BLANK_LETTERS for c in name):
+        raise RoomError(
+            "bad_name",
+            "a name is 1-24 visible characters: no control, invisible or direction characters",
+            {"min": 1, "max": 24},
+        )
+    if all(unicodedata.category(c)[0] in "MZ" for c in name):  # only marks and spaces
         raise RoomError("bad_name", "a name is 1-24 characters", {"min": 1, "max": 24})
     return name
 
@@ -279,6 +308,8 @@ class Room:
         self.invite = _token()  # takes an empty place; in a private room also watches
         self.sockets = 0  # open sockets, players' and spectators'
         self.idle_since = now  # when the last socket closed (or the room was made)
+        self.ever_connected = False  # a socket was open to it once (else it closes sooner)
+        self.creator = ""  # the client address (its limits' key) that made it; not saved
         self.places = [Place() for _ in range(4)]
         self.session: Session | None = None
         self.games: list[Game] = []
@@ -562,6 +593,7 @@ class Room:
     def connect(self, place: int | None) -> None:
         """A socket opened: a place's (``place``) or a spectator's (None)."""
         self.sockets += 1
+        self.ever_connected = True
         if place is None:
             return
         p = self.places[place]
@@ -1059,6 +1091,7 @@ class Room:
         room.owner_token = str(data["owner_token"])
         room.watch_token = str(data["watch_token"])
         room.invite = str(data["invite"] or room.invite)  # rooms saved before every room had one
+        room.ever_connected = True  # resumed: its people have idle_close to come back
         room.places = [
             Place(
                 name=str(p["name"]),
@@ -1120,13 +1153,22 @@ class Lobby:
         seed: int | None = None,
         practice: bool = False,
         now: float = 0.0,
+        creator: str = "",
     ) -> Room:
         """A new room (its idle time counted from ``now``). ``seed``: the server's choice unless
-        given (the app takes a client's only for a practice table)."""
+        given (the app takes a client's only for a practice table). ``creator``: the client
+        address (its limits' key), which may hold ``limits.address_rooms`` rooms not over."""
         if name:
             name = _check_name(name)
         if self.full():
             raise RoomError("busy", "the server has as many tables as it takes")
+        cap = self.limits.address_rooms
+        if creator and sum(1 for r in self.rooms.values() if r.creator == creator) >= cap:
+            raise RoomError(
+                "slow_down",
+                f"your address has {cap} tables open already: finish or leave one first",
+                {"max": cap},
+            )
         room_id = secrets.token_urlsafe(9)
         room = Room(
             room_id,
@@ -1138,6 +1180,7 @@ class Lobby:
             practice=practice,
             now=now,
         )
+        room.creator = creator
         self.rooms[room_id] = room
         return room
 
@@ -1147,9 +1190,15 @@ class Lobby:
     def sweep(self, now: float) -> list[Room]:
         """Take out of the lobby, and return, the rooms to close: those whose session is over,
         and those no socket has been open to for ``limits.idle_close`` seconds (not started:
-        expired; started: abandoned). Memory then holds only the rooms in use."""
+        expired; started: abandoned), or for ``limits.unclaimed_close`` when none ever was (made
+        and left: a table no one plays does not hold a place for half an hour). Memory then
+        holds only the rooms in use."""
+        limits = self.limits
+        unclaimed = min(limits.idle_close, limits.unclaimed_close)
         gone = [
-            r for r in self.rooms.values() if r.ended or r.idle_for(now) >= self.limits.idle_close
+            r
+            for r in self.rooms.values()
+            if r.ended or r.idle_for(now) >= (limits.idle_close if r.ever_connected else unclaimed)
         ]
         for room in gone:
             del self.rooms[room.id]

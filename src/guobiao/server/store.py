@@ -50,6 +50,8 @@ class RoomStore:
                 # listing: a finished public room's lobby entry
                 self._db.execute("ALTER TABLE rooms ADD COLUMN closed INTEGER")
                 self._db.execute("ALTER TABLE rooms ADD COLUMN listing TEXT")
+            if "info" not in columns:  # before closed rooms kept their info (GET /api/rooms/{id})
+                self._db.execute("ALTER TABLE rooms ADD COLUMN info TEXT")
             self._db.execute("CREATE INDEX IF NOT EXISTS rooms_closed ON rooms (closed)")
             self._db.execute(
                 "CREATE TABLE IF NOT EXISTS revoked (session TEXT PRIMARY KEY, expires REAL NOT NULL)"
@@ -99,16 +101,45 @@ class RoomStore:
             row = self._db.execute("SELECT data FROM rooms WHERE id = ?", (room_id,)).fetchone()
         return None if row is None else dict(json.loads(row[0]))
 
-    def close_room(self, room_id: str, listing: dict[str, Any] | None = None) -> None:
+    def close_room(
+        self,
+        room_id: str,
+        listing: dict[str, Any] | None = None,
+        info: dict[str, Any] | None = None,
+        keep: int | None = None,
+    ) -> None:
         """Close a room: kept for its replays, no longer resumed; ``listing``: its entry among
-        the finished rooms (None: not listed)."""
+        the finished rooms (None: not listed); ``info``: what ``GET /api/rooms/{id}`` answers
+        for it, read without rebuilding the room. With ``keep``, only the ``keep`` rooms
+        closed last stay: older closed rooms are deleted (their replays with them)."""
         text = None if listing is None else json.dumps(listing, ensure_ascii=False)
+        about = None if info is None else json.dumps(info, ensure_ascii=False)
         with self._lock, self._db:
             self._db.execute(
                 "UPDATE rooms SET closed = (SELECT COALESCE(MAX(closed), 0) + 1 FROM rooms), "
-                "listing = ? WHERE id = ? AND closed IS NULL",
-                (text, room_id),
+                "listing = ?, info = ? WHERE id = ? AND closed IS NULL",
+                (text, about, room_id),
             )
+            if keep is not None:  # closed numbers rise: the oldest are the lowest
+                self._db.execute(
+                    "DELETE FROM rooms WHERE closed <= (SELECT MAX(closed) FROM rooms) - ?",
+                    (keep,),
+                )
+
+    def info(self, room_id: str) -> dict[str, Any] | None:
+        """A closed room's info as it was closed (None: live, unknown, or closed before rooms
+        kept it)."""
+        with self._lock:
+            row = self._db.execute(
+                "SELECT info FROM rooms WHERE id = ? AND closed IS NOT NULL", (room_id,)
+            ).fetchone()
+        return None if row is None or row[0] is None else dict(json.loads(row[0]))
+
+    def exists(self, room_id: str) -> bool:
+        """Whether the room is in the store (live or closed)."""
+        with self._lock:
+            row = self._db.execute("SELECT 1 FROM rooms WHERE id = ?", (room_id,)).fetchone()
+        return row is not None
 
     def delete(self, room_id: str) -> None:
         with self._lock, self._db:

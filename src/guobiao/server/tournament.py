@@ -86,6 +86,12 @@ Deduction = Annotated[int, Field(ge=0, le=NUMBER)]
 PathNumber = Annotated[int, PathParam(ge=1, le=NUMBER)]
 
 
+POLLS_PER_ADDRESS = 64
+"""Long polls one client address may hold open (a venue's phones may share one address)."""
+MAX_POLLS = 2000
+"""Long polls open in all."""
+
+
 class Watcher:
     """The tournament data version: bumped on every change this server makes and whenever the
     database fingerprint changes (another process wrote)."""
@@ -119,6 +125,13 @@ class Watcher:
                 out.extend(db.execute(select(func.count(), func.max(model.id))).one())
             out.append(db.scalar(select(func.sum(SessionResult.score))))
         return tuple(out)
+
+    def peek(self) -> int | None:
+        """The version when the last look at the database is fresh, else None (then
+        :meth:`check`): no thread, no lock, for the long polls' every wake-up."""
+        if time.monotonic() - self._checked_at < self.check_interval:
+            return self.version
+        return None
 
     def check(self) -> int:
         """The version, after a fresh look at the database if the last is ``check_interval``
@@ -439,12 +452,14 @@ def tournament_router(
     watcher = Watcher(store, check_interval)
     reader = _Reader(store, watcher)
     clocks: dict[str, SessionClock] = {}  # real tournaments only
+    polls: dict[str, int] = {}  # open long polls by client address (none: no entry)
     clock_lock = threading.Lock()
     proxies = proxies or TrustedProxies()
     by_address = FailureThrottle(max_failures, failure_window, tracked)
     by_name = FailureThrottle(name_failures, failure_window, tracked)
     hashing = asyncio.Semaphore(HASHING)
     router.watcher = watcher  # type: ignore[attr-defined]
+    router.polls = polls  # type: ignore[attr-defined]
     router.reader = reader  # type: ignore[attr-defined]
     router.clocks = clocks  # type: ignore[attr-defined]
     router.throttles = (by_address, by_name)  # type: ignore[attr-defined]
@@ -573,18 +588,40 @@ def tournament_router(
     @router.get("/api/t/{name}/changes")
     async def changes(
         name: str,
+        request: Request,
         since: Annotated[int, Query(ge=0, le=2**53)] = 0,
         wait: Annotated[float, Query(ge=0, le=60, allow_inf_nan=False)] = 25.0,
     ) -> dict[str, Any]:
         """Long poll: the version once it passes ``since``, or after ``wait`` seconds (at most
-        30)."""
+        30). Open polls are bounded per client address and in all (429: the pages retry)."""
         clock = await run_in_threadpool(clock_of, name)  # 404 at once for no such tournament
-        deadline = time.monotonic() + min(wait, 30.0)
-        while True:
-            version = await run_in_threadpool(watcher.check)
-            if version > since or time.monotonic() >= deadline:
-                return {"version": version, "clock": clock.json(wall())}
-            await asyncio.sleep(min(0.25, max(0.0, deadline - time.monotonic())))
+        address = proxies.key(
+            request.client.host if request.client else None,
+            ",".join(request.headers.getlist("x-forwarded-for")),
+        )
+        if polls.get(address, 0) >= POLLS_PER_ADDRESS or sum(polls.values()) >= MAX_POLLS:
+            raise _refused(
+                429,
+                "slow_down",
+                "too many live pages open from your address: close some",
+                {"max": POLLS_PER_ADDRESS},
+            )
+        polls[address] = polls.get(address, 0) + 1
+        try:
+            deadline = time.monotonic() + min(wait, 30.0)
+            while True:
+                version = watcher.peek()
+                if version is None:  # the last look is old: look at the database again
+                    version = await run_in_threadpool(watcher.check)
+                if version > since or time.monotonic() >= deadline:
+                    return {"version": version, "clock": clock.json(wall())}
+                await asyncio.sleep(min(0.25, max(0.0, deadline - time.monotonic())))
+        finally:
+            left = polls[address] - 1
+            if left:
+                polls[address] = left
+            else:
+                del polls[address]
 
     # -- referees -------------------------------------------------------------------------------
 
@@ -593,7 +630,7 @@ def tournament_router(
         name: str, body: Credentials, request: Request, response: Response
     ) -> dict[str, Any]:
         json_only(request)
-        address = proxies.client(
+        address = proxies.key(
             request.client.host if request.client else None,
             ",".join(request.headers.getlist("x-forwarded-for")),
         )
@@ -721,6 +758,15 @@ def tournament_router(
 
     def change_clock(name: str, body: ClockCommand) -> dict[str, Any]:
         clock = clock_of(name)
+        if body.session is not None:  # checked before anything changes
+            planned = reader.summary(name)["sessions"]
+            if not 1 <= body.session <= planned:
+                raise _refused(
+                    400,
+                    "bad_action",
+                    f"the tournament has sessions 1-{planned}",
+                    {"sessions": planned},
+                )
         now = wall()
         if body.action == "start":
             if clock.started_at is None and clock.remaining(now) > 0:

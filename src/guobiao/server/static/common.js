@@ -251,6 +251,8 @@ const MESSAGES = {
     "json": "Send JSON.",
     "bad_scores": "Give the four scores E S W N.",
     "bad_request": "The request was refused: a value is missing or out of range.",
+    "too_large": "The request was refused: it is too long.",
+    "stale": "Too late: the table had moved on before your answer arrived.",
     "network": "The server cannot be reached."
   },
   "zh": {
@@ -295,6 +297,8 @@ const MESSAGES = {
     "json": "请以 JSON 发送。",
     "bad_scores": "请填写东南西北四家的局分。",
     "bad_request": "请求被拒绝：有数值缺失或超出范围。",
+    "too_large": "请求被拒绝：内容太长。",
+    "stale": "太迟了：你的操作到达前牌局已继续。",
     "network": "无法连接服务器。"
   }
 };

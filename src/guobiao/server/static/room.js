@@ -127,7 +127,9 @@ function send(message) {
   if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(message));
 }
 
-function act(action) { send({type: "action", action}); }
+// the decision it answers goes with it: one sent late (a slow connection) is refused, not
+// applied to a later decision the player has not seen
+function act(action) { send({type: "action", action, decision: state ? state.decision : undefined}); }
 
 function nameOf(seat) {
   if (!state || !state.places_by_seat) return "?";
