@@ -222,6 +222,10 @@ def test_claims_are_collected_and_applied_at_the_window_end() -> None:
     assert room.version == version  # noted: nobody else learns of it now
     assert room.state_for(observer, 1.5)["view"]["phase"] == "respond"
     assert room.view_of(claimer).legal_actions == ()  # answered once
+    # the claimer is shown its own answer (the page confirms the tap); nobody else sees it
+    assert room.state_for(place, 1.5)["answered"] == str(claim)
+    assert "answered" not in room.state_for(observer, 1.5)
+    assert "answered" not in room.state_for(None, 1.5)
     with pytest.raises(RoomError) as err:
         room.act(place, PASS, 1.6)
     assert err.value.code == "not_your_turn"
@@ -495,3 +499,17 @@ def test_errors_carry_params() -> None:
         room.act(0, PASS, 0.0)
     assert err.value.code == "illegal_action"
     assert err.value.params["action"] == "pass" and "discard" in " ".join(err.value.params["legal"])
+
+
+def test_the_hands_are_laid_open_only_once_the_hand_is_over() -> None:
+    room = Lobby(Limits(bot_delay=0, bots_between=1e6, between_hands=1e6)).create(seed=5)
+    room.add_bots("efficiency")
+    room.start(0.0)
+    game = room.games[0]
+    for place in (None, 0, 1, 2, 3):  # during the hand: nobody is shown another's tiles
+        assert "revealed" not in room.state_for(place, 0.0)
+    room.poll(0.0, max_steps=100_000)  # the bots play the hand; the next waits
+    assert game.is_over and len(room.games) == 1
+    hands = [[str(t) for t in game.hand_of(s).concealed] for s in range(4)]
+    for place in (None, 0, 1, 2, 3):
+        assert room.state_for(place, 0.0)["revealed"] == hands

@@ -274,10 +274,21 @@ def test_an_abandoned_room_is_closed_and_its_finished_hands_stay(tmp_path: Path)
         room = client.get(f"/api/rooms/{made['id']}")
         assert room.status_code == 200 and room.json()["started"]
         assert client.get(f"/api/rooms/{made['id']}/hands/0").status_code == 409  # in play
-        # its socket shows how it stood, then closes: it is over
+        # its socket shows how it stood, then closes: it is over; the player's own link shows
+        # their own seat (their hand), anyone else's the spectators' view
         with client.websocket_connect(f"/ws/rooms/{made['id']}?token={made['token']}") as ws:
+            welcome = ws.receive_json()
+            assert welcome["role"] == "player" and welcome["you"] == made["place"]
+            state = ws.receive_json()
+            assert state["type"] == "state" and state["you"] == made["place"]
+            assert state["view"]["hand"]  # the seat's own tiles
+            with pytest.raises(WebSocketDisconnect) as closed:
+                ws.receive_json()
+            assert closed.value.code == 4410
+        with client.websocket_connect(f"/ws/rooms/{made['id']}") as ws:
             assert ws.receive_json()["role"] == "spectator"
-            assert ws.receive_json()["type"] == "state"
+            state = ws.receive_json()
+            assert state["type"] == "state" and state["you"] is None
             with pytest.raises(WebSocketDisconnect) as closed:
                 ws.receive_json()
             assert closed.value.code == 4410

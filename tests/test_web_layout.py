@@ -1,11 +1,12 @@
 """The table page's layout in a real browser (Playwright, Debian's Chromium): at desktop, laptop,
-large, phone-portrait and phone-landscape sizes a seeded practice hand is played to its end (the
-first action offered, else the drawn tile, else the hand's last tile), and at every decision your
-whole hand and every action button must be on screen with no page scroll. Also: the end-of-hand
-box stays until *Continue*, comes back with *Last hand*, and opens the replay in a new tab.
-``GUOBIAO_SCREENSHOTS=docs`` saves docs/screenshot-table-desktop.png, -table-phone.png,
--claim.png and -hand-end.png, and docs/screenshots/{table,claim,hand-end}-{viewport}.jpg at each
-of the five viewports."""
+large, phone-portrait, phone-landscape and small-phone sizes a seeded practice hand is played to
+its end (the first action offered, else the drawn tile, else the hand's last tile), and at every
+decision your whole hand and every action button must be on screen with no page scroll; so must
+every claim a discard can offer at once. Also: the end-of-hand box stays until *Continue*, comes
+back with *Last hand*, and opens the replay in a new tab; the keys (D the drawn tile) work after
+the header's switches are clicked. ``GUOBIAO_SCREENSHOTS=docs`` saves
+docs/screenshot-table-desktop.png, -table-phone.png, -claim.png, -claim-phone.png and
+-hand-end.png, and docs/screenshots/{table,claim,hand-end,table-end,claims-all}-{viewport}.jpg."""
 
 from __future__ import annotations
 
@@ -24,10 +25,14 @@ VIEWPORTS = {
     "large": {"width": 1920, "height": 1080},
     "phone": {"width": 390, "height": 844},
     "phone-landscape": {"width": 844, "height": 390},
+    "small-phone": {"width": 360, "height": 640},
 }
 # One hand per kind of device, checked at each of its viewports at every decision (the page is
 # resized in place): a hand per viewport would take minutes, every discard holding the claim window.
-DEVICES = {"desktop": ("desktop", "laptop", "large"), "phone": ("phone", "phone-landscape")}
+DEVICES = {
+    "desktop": ("desktop", "laptop", "large"),
+    "phone": ("phone", "phone-landscape", "small-phone"),
+}
 SEED = 3  # a long hand: drawn at the last tiles, three melds of ours (so the pools fill up)
 WON_SEED = 59  # a short hand, won by a bot off a discard (the end box with a fan breakdown)
 CLAIM = 0.6  # seconds of each claim window
@@ -201,8 +206,10 @@ def play_hand(page: Any, device: str) -> int:
         if device in DEVICES and "pass" in legal and not took_claim:
             # before the layout checks: the claim window is short and may close under them
             took_claim = True
-            if device == "desktop":
-                shot(page, "screenshot-claim.png")
+            shot(
+                page,
+                "screenshot-claim.png" if device == "desktop" else "screenshot-claim-phone.png",
+            )
             shots_at_each_size(page, sizes, "claim")
         bad = layout_problems(page, sizes)
         if bad:
@@ -263,12 +270,17 @@ def test_hand_end_continue_last_hand_and_replay_tab(browser: Any, base_url: str)
     assert "轮到你" in page.locator("#countdown").inner_text()
     assert page.locator("#keys").is_visible()  # the key legend on a desktop
     assert "向听" in page.locator("#hints summary").inner_text()
+    # the header's switches, once clicked, leave the table's keys alone (a focused checkbox
+    # took them: Space toggled Hints instead of passing, and the tile keys did nothing)
+    page.click("#labels-on")
+    page.click("#labels-on")
+    assert page.evaluate("document.activeElement.id") != "labels-on"
     # keys: "=" is the 12th tile; the drawn tile is the 14th: arrow left from none selects it
     page.keyboard.press("ArrowLeft")
     assert page.locator("#hand .tile.selected").count() == 1
     play_hand(page, "keys")
     overlay = page.locator("#overlay")
-    assert "本盘结束" in overlay.inner_text()
+    assert "第 1 盘结束" in overlay.inner_text()
     shot(page, "screenshot-hand-end.png")
     page.wait_for_timeout(1500)  # it does not close by itself
     assert overlay.is_visible()
@@ -285,7 +297,7 @@ def test_hand_end_continue_last_hand_and_replay_tab(browser: Any, base_url: str)
         page.keyboard.press("Escape")
     assert page.locator("#overlay").is_hidden()
     page.click("#last-hand")
-    assert "本盘结束" in page.locator("#overlay").inner_text()
+    assert "第 1 盘结束" in page.locator("#overlay").inner_text()
     assert [e for e in errors if "WebSocket" not in e] == []
     page.context.close()
 
@@ -306,3 +318,63 @@ def test_auto_play_and_i_am_back(browser: Any, tmp_path_factory: pytest.TempPath
         assert "托管" not in page.locator("#plate-0").inner_text()
         assert errors == []
         page.context.close()
+
+
+# Every claim a discard can offer at once: a win, three chows, a pung and a kong, and pass.
+EVERY_CLAIM = """() => {
+  const view = {...state.view, phase: "respond", last_discard: "W3", drawn: null,
+    legal_actions: ["win", "chow W1W2W3", "chow W2W3W4", "chow W3W4W5", "pung W3", "kong W3",
+                    "pass"]};
+  renderActions(view);
+}"""
+
+
+@pytest.mark.parametrize("size", ["small-phone", "phone", "phone-landscape", "desktop"])
+def test_every_claim_button_fits_when_a_discard_offers_them_all(
+    browser: Any, base_url: str, size: str
+) -> None:
+    """The most buttons a claim window shows (the layout test's hands offer one chow at most):
+    every one of them on screen, the hand too, nothing scrolling; at a small phone's 360 px too,
+    with the header's Last hand button shown."""
+    page, errors = practice_table(browser, base_url, size)
+    page.evaluate("document.querySelector('#last-hand').hidden = false")
+    page.evaluate(EVERY_CLAIM)
+    page.evaluate(SETTLE)
+    assert page.locator("#actions button").count() == 7
+    bad = [*page.evaluate(OUTSIDE), *page.evaluate(HEADER_OUTSIDE), *page.evaluate(CLIPPED)]
+    if bad:
+        shot(page, f"failed-claims-{size}.png")
+    else:
+        shot(page, f"screenshots/claims-all-{size}.jpg", type="jpeg", quality=70)
+    assert bad == []
+    assert errors == []
+    page.context.close()
+
+
+def test_d_discards_the_drawn_tile(browser: Any, base_url: str) -> None:
+    """摸切 from the keyboard: D discards the tile just drawn (the number keys reach 12 places
+    of a 14-tile hand)."""
+    page, errors = practice_table(browser, base_url, "desktop")
+    for _ in range(60):
+        now = page.wait_for_function(
+            "() => state && state.must_act && {decision: state.decision, drawn: state.view.drawn,"
+            " legal: state.view.legal_actions, seat: state.seat}"
+        ).json_value()
+        legal = now["legal"]
+        if now["drawn"] is not None and f"discard {now['drawn']}" in legal:
+            page.keyboard.press("d")
+            page.wait_for_function("d => state.decision !== d", arg=now["decision"])
+            pool = page.evaluate(f"state.view.discards[{now['seat']}]")
+            assert pool[-1] == now["drawn"]
+            break
+        # not after a draw (the deal, a claim window): answer with the first choice
+        buttons = page.locator("#actions button")
+        if buttons.count():
+            buttons.first.click()
+        else:
+            page.locator("#hand button.tile:not([disabled])").last.click()
+        page.wait_for_function("d => state.decision !== d", arg=now["decision"])
+    else:
+        raise AssertionError("no turn after a draw came")
+    assert errors == []
+    page.context.close()

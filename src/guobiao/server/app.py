@@ -482,9 +482,11 @@ class Hub:
                 await ws.send_json(_error("no_room", "no such room"))
                 await ws.close(4404)
             elif closed.may_watch(token) or closed.may_replay(token):
-                # a closed room: how it stood (a finished session's end), then the socket closes
-                await ws.send_json(_welcome(closed, None))
-                await ws.send_json(closed.state_for(None, self.clock()))
+                # a closed room: how it stood (a finished session's end), then the socket closes;
+                # a player's own link shows their own seat, as it was
+                place = closed.place_of_token(token) if token else None
+                await ws.send_json(_welcome(closed, place))
+                await ws.send_json(closed.state_for(place, self.clock()))
                 await ws.close(4410, "this table is closed")
             else:
                 await ws.send_json(_error("bad_token", "this token opens no seat in this room"))

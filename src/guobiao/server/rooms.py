@@ -523,11 +523,15 @@ class Room:
         if seat is not None:
             out["hints"] = hints(view)
             out["must_act"] = bool(view.legal_actions)
+            if window is not None and seat in window.answers:  # this seat's own, noted
+                out["answered"] = str(window.answers[seat])
             if view.legal_actions:  # this seat's own decision time
                 ends = window.ends if window is not None else self.turn_deadline()
                 out["deadline"] = round(max(0.0, ends - now), 3)
         if game.is_over and window is None:  # a client arriving between hands: the settlement
             out["last_hand"] = self.hand_end(game)
+            # the hand is over: every hand laid open (the concealed tiles, by seat)
+            out["revealed"] = [[str(t) for t in game.hand_of(s).concealed] for s in range(4)]
             if self.ended:
                 out["session_end"] = self.session_end()
             else:

@@ -20,6 +20,7 @@ Object.assign(STRINGS.en, {
   playSession: "A session is {hands} hands: 4 rounds of 4, the seats moving after each hand (第五条).",
   keyDiscard: "discard the tile at that place of your hand (1: the leftmost)",
   keyChoose: "choose a tile, then discard it",
+  keyDrawn: "discard the tile you just drew (摸切)",
   keyPass: "pass",
   keyWin: "win (和)",
   keyChow: "chow",
@@ -65,6 +66,7 @@ Object.assign(STRINGS.zh, {
   playSession: "一局 {hands} 盘：4 圈，每圈 4 盘，每盘后换座（第五条）。",
   keyDiscard: "打出手牌中该位置的牌（1 为最左边）",
   keyChoose: "选一张牌，再打出",
+  keyDrawn: "打出刚摸到的牌（摸切）",
   keyPass: "过",
   keyWin: "和",
   keyChow: "吃",
@@ -102,6 +104,7 @@ function helpText(key, params = {}) {
 const KEYS = [
   [["1", "…", "9", "0", "-", "="], "keyDiscard"],
   [["←", "→", "Enter"], "keyChoose"],
+  [["D"], "keyDrawn"],
   [["Space", "P"], "keyPass"],
   [["W"], "keyWin"],
   [["C"], "keyChow"],

@@ -21,6 +21,7 @@ Object.assign(STRINGS.en, {
   waitingOthers: "Waiting for the others…",
   claimNow: "Claim?",
   claimWindow: "Claims open",
+  claimNoted: "waiting for the others",
   turnOf: "to play",
   sec: "s",
   dealer: "Dealer",
@@ -29,7 +30,7 @@ Object.assign(STRINGS.en, {
   resume: "I'm back",
   autoNote: "The clock ran out twice: a bot is playing for you.",
   best: "discard",
-  keysLegend: "Keys: 1-9 0 - = or ←→ Enter discard · Space/P pass · W win · C chow · G pung · K kong",
+  keysLegend: "Keys: 1-9 0 - = or ←→ Enter discard · D the drawn tile · Space/P pass · W win · C chow · G pung · K kong",
   payments: "Payments",
   after: "Score",
   flowers: "flowers",
@@ -45,6 +46,7 @@ Object.assign(STRINGS.zh, {
   waitingOthers: "等待其他玩家…",
   claimNow: "吃碰杠和？",
   claimWindow: "吃碰时间",
+  claimNoted: "等待其他家",
   turnOf: "出牌",
   sec: "秒",
   dealer: "庄",
@@ -53,7 +55,7 @@ Object.assign(STRINGS.zh, {
   resume: "我回来了",
   autoNote: "两次超时：机器人正在替你出牌。",
   best: "打",
-  keysLegend: "按键：1-9 0 - = 或 ←→ 回车 打牌 · 空格/P 过 · W 和 · C 吃 · G 碰 · K 杠",
+  keysLegend: "按键：1-9 0 - = 或 ←→ 回车 打牌 · D 摸切 · 空格/P 过 · W 和 · C 吃 · G 碰 · K 杠",
   payments: "得失分",
   after: "局分",
   flowers: "花",
@@ -115,7 +117,7 @@ function connect() {
   ws.onmessage = (ev) => receive(JSON.parse(ev.data));
   ws.onclose = (ev) => {
     $("status").textContent = t("disconnected");
-    if (ev.code === 4410) $("status").textContent = t("closed");
+    if (ev.code === 4410) $("status").textContent = state && state.session_end ? t("sessionOver") : t("closed");
     if ([4403, 4404, 4429].includes(ev.code)) $("status").textContent = refusal ? describe(refusal) : ev.reason;
     if ([4403, 4404, 4410, 4429].includes(ev.code)) return;  // refused or closed: no retry
     retry = Math.min(retry + 1, 5);
@@ -295,11 +297,22 @@ function concealedCount(view, seat) {
   return Math.max(0, n);
 }
 
+// Which tile of a claimed meld lies turned, as on a real table: a chow's claimed tile; a pung's
+// or a kong's by where it came from (offered_by, from the owner: 3 previous, the left tile; 2
+// opposite, the middle; 1 next, the right one). -1: none (a concealed kong).
+function claimedAt(m) {
+  if (m.kind === "chow") return m.tiles.indexOf(m.claimed);
+  if (m.offered_by === 3) return 0;
+  if (m.offered_by === 2) return 1;
+  if (m.offered_by === 1) return m.tiles.length - 1;
+  return -1;
+}
+
 function meldsOf(view, seat) {
   const shown = view.melds[seat].map((m) =>
     el("span", {class: "meld"}, m.kind === "concealed_kong" && seat !== view.seat && view.phase !== "over"
       ? [back(), back(), back(), back()]
-      : m.tiles.map((x, i) => (m.kind === "concealed_kong" && (i === 0 || i === 3)) ? back() : tile(x, {cls: m.claimed === x ? "claimed" : ""}))));
+      : m.tiles.map((x, i) => (m.kind === "concealed_kong" && (i === 0 || i === 3)) ? back() : tile(x, {cls: i === claimedAt(m) ? "claimed" : ""}))));
   const hiddenKongs = view.concealed_kongs[seat] - view.melds[seat].filter((m) => m.kind === "concealed_kong").length;
   for (let k = 0; k < hiddenKongs; k++) shown.push(el("span", {class: "meld"}, back(), back(), back(), back()));
   return shown;
@@ -314,9 +327,12 @@ function flowersOf(view, seat) {
 function renderSeat(view, seat, pos) {
   const box = $("pos-" + pos);
   box.className = `seat-box ${["me", "right", "top", "left"][pos]}` + (isTurn(seat) ? " current" : "");
+  // the hand is over: its tiles laid open (the server sends them then), as at a real table
+  const open = view.phase === "over" && state.revealed ? state.revealed[seat] : null;
   fill(box,
-    el("div", {class: "backs"}, Array.from({length: concealedCount(view, seat)}, () =>
-      pos % 2 === 0 ? back() : el("span", {class: "slab"}))),  // the side hands seen edge-on
+    open ? el("div", {class: "backs revealed"}, open.map((x) => tile(x)))
+      : el("div", {class: "backs"}, Array.from({length: concealedCount(view, seat)}, () =>
+        pos % 2 === 0 ? back() : el("span", {class: "slab"}))),  // the side hands seen edge-on
     el("div", {class: "melds"}, meldsOf(view, seat), flowersOf(view, seat)));
 }
 
@@ -500,17 +516,18 @@ function fitTiles() {
   } else {
     setW(mine, Math.min(30, mine.clientWidth / 20));
   }
-  // the others: backs and melds
+  // the others: backs and melds, up to 26 px, more on a large screen (36 px at 1080 px high)
+  const cap = Math.max(26, Math.min(36, innerHeight / 30));
   for (const pos of [1, 3]) {
     const box = $("pos-" + pos);
-    if (wide) { setW(box, Math.min(26, box.clientWidth / 4.6)); continue; }
-    // upright: the melds stand in a column (app.css), as wide as the box lets the backs be, then
-    // smaller until the column fits the box's height
-    let w = Math.floor(Math.min(24, (box.clientWidth - 4) / 1.25));
+    // wide: by the box's width; upright: the melds stand in a column (app.css), as wide as the
+    // box lets the backs be; then smaller until the column fits the box's height (a hand laid
+    // open at the end is a column of tiles)
+    let w = Math.floor(wide ? Math.min(cap, box.clientWidth / 4.6) : Math.min(24, (box.clientWidth - 4) / 1.25));
     setW(box, w);
     while (w > 8 && box.scrollHeight > box.clientHeight + 1) setW(box, --w);
   }
-  setW($("pos-2"), Math.min(26, $("pos-2").clientWidth / 24, wide ? innerHeight / 30 : 26));
+  setW($("pos-2"), Math.min(cap, $("pos-2").clientWidth / 24, wide ? innerHeight / 30 : 26));
   for (let pos = 0; pos < 4; pos++) fitPool($("pool-" + pos));  // after the rest: the pond is what is left
 }
 
@@ -559,10 +576,12 @@ function tick() {
   const claiming = state.must_act && view.legal_actions.includes("pass");
   let left = null, total = 1, words = "";
   if (state.must_act) {
-    if (claiming) { left = claimLeft ?? turnLeft; total = totalFor("claim"); words = t("claimNow"); }
+    if (claiming) { left = claimLeft ?? turnLeft; total = totalFor("claim"); words = claimWords(view); }
     else { left = turnLeft ?? claimLeft; total = totalFor("turn"); words = t("yourTurn"); }
   } else if (claimLeft !== null) {
     left = claimLeft; total = totalFor("claim"); words = t("claimWindow");  // the same for every seat
+    // your own answer, noted: shown to you alone until the window closes
+    if (state.answered) words = `${t(state.answered.split(" ")[0])} ✓ · ${t("claimNoted")}`;
   } else if (timers.turn && turnLeft !== null && view.phase === "act") {
     left = turnLeft; total = totalFor("turn"); words = `${t("winds")[timers.turn.seat]} ${nameOf(timers.turn.seat)} ${t("turnOf")}`;
   }
@@ -582,6 +601,15 @@ setInterval(tick, 200);
 // -- keys (desktop): 1-9 0 - = discard by position, ←→ + Enter, Space/P pass, W win, C/G/K claim --
 const POS_KEYS = "1234567890-=";
 
+// The claim prompt: in 中文 the claims offered (吃碰？, 和？), in English "Claim?".
+const CLAIM_ZH = {win: "和", chow: "吃", pung: "碰", kong: "杠"};
+function claimWords(view) {
+  if (LANG !== "zh") return t("claimNow");
+  const kinds = new Set(view.legal_actions.map((a) => a.split(" ")[0]));
+  const named = ["chow", "pung", "kong", "win"].filter((k) => kinds.has(k)).map((k) => CLAIM_ZH[k]);
+  return named.length ? `${named.join("")}？` : t("claimNow");
+}
+
 function tryAction(prefix) {
   if (!state || !state.must_act) return false;
   const found = state.view.legal_actions.find((a) => a === prefix || a.startsWith(prefix + " "));
@@ -589,8 +617,16 @@ function tryAction(prefix) {
   return Boolean(found);
 }
 
+// The header's switches and buttons give the focus back once used: a focused checkbox would
+// take Space (pass) for itself, and the table's keys would seem dead.
+for (const control of document.querySelectorAll("body > .bar input, body > .bar button")) {
+  control.addEventListener(control.matches("input") ? "change" : "click", () => control.blur());
+}
+
 addEventListener("keydown", (ev) => {
-  if (ev.ctrlKey || ev.metaKey || ev.altKey || ev.target.matches("input, select, textarea")) return;
+  // only a field one types into keeps its keys (the join name); a switch or a button does not
+  const typing = ev.target.matches("input:not([type=checkbox]):not([type=radio]), select, textarea");
+  if (ev.ctrlKey || ev.metaKey || ev.altKey || typing) return;
   if (!$("overlay").hidden) {
     if (ev.key === "Enter" && $("continue")) { ev.preventDefault(); $("continue").click(); }
     if (ev.key === "Escape") closeOverlay();
@@ -608,6 +644,7 @@ addEventListener("keydown", (ev) => {
     selected = selected === null ? (step < 0 ? order.length - 1 : 0) : (selected + step + order.length) % order.length;
     renderMine(view, state.seat); fitTiles();
   } else if (key === "enter" && selected !== null) discard(selected);
+  else if (key === "d" && view.drawn) tryAction(`discard ${view.drawn}`);  // 摸切: the drawn tile
   else if (key === " " || key === "p") tryAction("pass");
   else if (key === "w") tryAction("win");
   else if (key === "c") tryAction("chow");
@@ -636,7 +673,8 @@ function showHandEnd(msg) {
   const names = r.names.map((n, s) => places ? placeName(state.room.places[places[s]], "ABCD"[places[s]]) : n);
   // each seat's score (局分) after the hand, beside its change
   const scores = msg.scores && places ? [0, 1, 2, 3].map((s) => msg.scores[places[s]]) : null;
-  const parts = [el("h2", {}, `${t("handEnd")} (${t("hand")} ${msg.hand_number + 1})`),
+  const title = LANG === "zh" ? `第 ${msg.hand_number + 1} 盘结束` : `${t("handEnd")} (${t("hand")} ${msg.hand_number + 1})`;
+  const parts = [el("h2", {}, title),
     ...handResultParts(r, names, r.winning_hand, msg.explain, scores)];
   parts.push(el("p", {class: "muted", id: "next-hand"}, ""));
   // the hand just over (not an older one brought back): Continue says we are ready for the next
