@@ -155,7 +155,7 @@ def settlement(
     """The score changes' rows; with each seat's score ``before`` the hand (the table page), a
     header and each seat's score after it (局分: before + change)."""
     winds = ["East", "South", "West", "North"]
-    head = [["", "±", "Score"]] if before is not None else []
+    head = [["", "±", "Match points"]] if before is not None else []
     return head + [
         [f"{winds[s]} {names[s]}", f"+{d}" if d > 0 else str(d)]
         + ([str(before[s] + d)] if before is not None else [])

@@ -93,9 +93,11 @@ _HTTP_STATUS = {
     "busy": 503,
 }
 CLOSED_CACHE = 16
-REPLAY_CACHE = 256  # replays of closed rooms' hands kept as answered (a few MB)
 """Closed rooms kept in memory after being read (their replays), the least recently used
 dropped first."""
+REPLAY_CACHE = 256
+"""Answers about closed public rooms (their hands, each hand's replay) kept as given, the least
+recently used dropped first (a few MB)."""
 
 Place = Annotated[int | None, Field(ge=0, le=3)]
 Text = Annotated[str, Field(max_length=200)]

@@ -32,7 +32,7 @@ Object.assign(STRINGS.en, {
   best: "discard",
   keysLegend: "Keys: 1-9 0 - = or ←→ Enter discard · D the drawn tile · Space/P pass · W win · C chow · G pung · K kong",
   payments: "Payments",
-  after: "Score",
+  after: "Match points",  // the glossary's 局分, as the session-end box says
   flowers: "flowers",
   inviteLink: "Invite link (takes an empty place)",
   watchLink: "Watch link",
