@@ -161,6 +161,12 @@ def test_referee_enters_totals_on_a_phone_and_the_standings_follow(
         phone.fill(f"input[name=score-{wind}]", str(value))
     phone.click("#save")
     wait_js(phone, "document.querySelector('#entry-ok').innerText.includes('table 2')")
+    # the session's last table saved: the page stays on it (it went back to table 1, which
+    # looked like the table just entered), and choosing another table clears the confirmation
+    wait_js(phone, "document.querySelector('#table').options[1].textContent.includes('✓')")
+    assert phone.locator("#table").input_value() == "2"
+    phone.select_option("#table", "1")
+    assert phone.locator("#entry-ok").inner_text() == ""
     wait_js(standings, f"document.querySelectorAll('{first}').length === 8")
     wait_js(standings, "document.querySelector('#t-status').innerText.includes('1 / 2')")
     shot(standings, "screenshot-standings.png", full_page=True)

@@ -226,7 +226,7 @@ def test_totals_refusals_change_nothing(drawn: Cli) -> None:
     assert "sum to 2100, not 2000" in result.output
     result = cli("totals", T, "--session", "1", "--table", "1", "500", "500", "500", "500")
     assert result.exit_code == 1
-    assert "already entered" in result.output
+    assert "already entered: to replace them, add --correct --who NAME" in result.output
     result = cli("totals", T, "--session", "1", "--table", "9", "500", "500", "500", "500")
     assert result.exit_code == 2
     assert "tables 1-4, not 9" in result.output
@@ -262,3 +262,47 @@ def test_db_from_environment(tmp_path: Path) -> None:
     )
     assert result.exit_code == 0, result.output
     assert (tmp_path / "env.db").exists()
+
+
+def test_players_csv_refuses_unknown_columns_and_names_alike(cli: Cli, tmp_path: Path) -> None:
+    cli.ok("create", T, "--sessions", "2")
+    before = cli.snapshot()
+    misspelt = tmp_path / "misspelt.csv"
+    misspelt.write_text("number,name,team,substitue\n1,Ann,Red,\n2,Sub,Red,yes\n", "utf-8")
+    result = cli("players", T, str(misspelt))
+    assert result.exit_code == 2  # a substitute taken for a player, silently, before
+    assert "'substitue' (did you mean 'substitute'?)" in result.output
+    semicolons = tmp_path / "semicolons.csv"
+    semicolons.write_text("number;name;team\n1;Ann;Red\n", "utf-8")
+    result = cli("players", T, str(semicolons))
+    assert result.exit_code == 2 and "separated by semicolons" in result.output
+    alike = _csv(tmp_path / "alike.csv", ["1,Ann Lee,,", "2,Bob,,", "3,ann  lee,,"])
+    result = cli("players", T, str(alike))
+    assert result.exit_code == 1
+    assert "line 4: 'ann  lee' is also on line 2" in result.output
+    assert cli.snapshot() == before
+    cli.ok("players", T, str(_csv(tmp_path / "one.csv", ["1,Ann Lee,,"])))
+    again = _csv(tmp_path / "again.csv", ["2,ANN LEE,,"])
+    result = cli("players", T, str(again))
+    assert result.exit_code == 1
+    assert "'Ann Lee' is already registered ('ANN LEE' differs only in case or spacing)" in (
+        result.output
+    )
+    # the optional columns and their other spellings are still taken
+    other = tmp_path / "other.csv"
+    other.write_text("Number,Name,Team,Substitute,EMA number,Country\n2,Bob,Red,,1002,FR\n")
+    assert "Added 1 player(s)" in cli.ok("players", T, str(other))
+
+
+def test_a_name_not_registered_is_answered_with_the_likely_one(drawn: Cli) -> None:
+    for args in (
+        ("checkin", T, "--session", "1", "p01"),  # another case
+        ("history", T, "P 01"),  # another spacing
+        ("withdraw", T, "P01x", "--who", "ref"),  # a close spelling
+    ):
+        result = drawn(*args)
+        assert result.exit_code == 1, (args, result.output)
+        assert "(did you mean 'P01'?)" in result.output, (args, result.output)
+    result = drawn("history", T, "Nobody")
+    assert result.exit_code == 1 and "no player 'Nobody'" in result.output
+    assert "did you mean" not in result.output

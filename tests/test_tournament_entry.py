@@ -154,7 +154,9 @@ def test_lateness_and_forfeit(cli: Cli, tmp_path: Path) -> None:
     cli.ok("totals", T, "--session", "1", "--table", "1", "600", "400", "500", "470")
     cli.ok("totals", T, "--session", "1", "--table", "2", "400", "500", "600", "500")
     path = tmp_path / "pen.csv"
-    cli.ok("penalties", T, "--csv", str(path))
+    listed = cli.ok("penalties", T, "--csv", str(path))
+    assert "迟到" in listed and "弃权" in listed  # the sheets' terms, not the codes
+    assert "forfeit" not in listed.replace("Forfeit", "")
     rows = list(csv.DictReader(path.open(encoding="utf-8")))
     assert {(r["player"], r["kind"], r["amount"]) for r in rows} == {
         (first[0], "late", "10"),
@@ -241,3 +243,24 @@ def test_a_fan_list_is_summed_from_the_table(cli: Cli) -> None:
                      "--winner", "E", "--self-drawn", *args)  # fmt: skip
         assert result.exit_code in (1, 2) and message in result.output, result.output
     assert cli.snapshot() == before
+
+
+def test_a_forfeit_may_seat_a_team_mate_with_allow_team_mate(cli: Cli, tmp_path: Path) -> None:
+    walk_in = tmp_path / "walk-in.csv"
+    walk_in.write_text("number,name,team,substitute\n10,Zed,Red,yes\n", encoding="utf-8")
+    cli.ok("players", T, str(walk_in))  # Red's substitute, registered after the draw
+    table = next(seats for seats in cli.seats(1).values() if {"Ann", "Bob"} & set(seats))
+    mate = next(p for p in table if p in ("Ann", "Bob"))
+    late = next(p for p in table if p != mate)
+    args = ["late", T, "--session", "1", "--player", late, "--minutes", "20"]
+    before = cli.snapshot()
+    refused = cli(*args, "--substitute", "Zed", "--who", "ref")
+    assert refused.exit_code == 1
+    assert repr(mate) in refused.output and "--allow-team-mate" in refused.output
+    assert "allow_team_mate" not in refused.output  # the option, not the Python name
+    assert cli.snapshot() == before
+    out = cli.ok(*args, "--substitute", "Zed", "--who", "ref", "--allow-team-mate")
+    assert f"{late} forfeits session 1" in out
+    assert f"warning: Zed (Red) sits with team-mate(s) {mate}" in out
+    seats = next(s for s in cli.seats(1).values() if mate in s)
+    assert "Zed" in seats and late not in seats  # Zed plays the forfeited seat

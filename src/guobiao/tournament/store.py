@@ -20,6 +20,7 @@ entry has an empty ``old``; ``audit_trail`` reads them back located by session, 
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
@@ -122,6 +123,17 @@ Seat = int | str
 class StoreError(Exception):
     """A refused write or a failed lookup; the message names the tournament, session, table,
     hand (1-16) or player. Nothing was changed."""
+
+
+def no_player(tournament: str, name: str, players: Iterable[str]) -> StoreError:
+    """The refusal of a name no player has, with the registered name it most likely means (the
+    same letters in another case or spacing, or a close spelling)."""
+    known = list(players)
+    folded = " ".join(name.split()).casefold()
+    same = [p for p in known if " ".join(p.split()).casefold() == folded]
+    close = same or difflib.get_close_matches(name, known, n=1, cutoff=0.75)
+    hint = f" (did you mean {close[0]!r}?)" if close else ""
+    return StoreError(f"{tournament!r}: no player {name!r}{hint}")
 
 
 class HandError(StoreError):
@@ -727,7 +739,7 @@ class Store:
             players = self._players(db, t)
             for name in (player, by):
                 if name not in players:
-                    raise StoreError(f"{tournament!r}: no player {name!r}")
+                    raise no_player(tournament, name, players)
             row_session = db.scalar(
                 select(TournamentSession).where(
                     TournamentSession.tournament_id == t.id, TournamentSession.number == session
@@ -778,8 +790,8 @@ class Store:
             if team is not None and mates and not allow_team_mate:
                 raise StoreError(
                     f"{where}: {by!r} would sit with {', '.join(map(repr, mates))} of their team "
-                    f"{team.name!r}; choose a substitute from another team (or allow it: "
-                    "allow_team_mate)"
+                    f"{team.name!r}; choose a substitute from another team, or seat them anyway "
+                    "(--allow-team-mate)"
                 )
             if absence is not None:
                 db.delete(absence)
@@ -977,7 +989,7 @@ class Store:
             t = self._tournament(db, tournament)
             players = self._players(db, t)
             if player not in players:
-                raise StoreError(f"{tournament!r}: no player {player!r}")
+                raise no_player(tournament, player, players)
             earlier = db.scalar(
                 select(Withdrawal).where(
                     Withdrawal.tournament_id == t.id, Withdrawal.player_id == players[player].id
@@ -1245,7 +1257,7 @@ class Store:
             marks = [(name, True) for name in present] + [(name, False) for name in absent]
             for name, _ in marks:
                 if name not in players:
-                    raise StoreError(f"{tournament!r}: no player {name!r}")
+                    raise no_player(tournament, name, players)
             for name, here in marks:
                 found = db.scalar(
                     select(CheckIn).where(
@@ -1280,7 +1292,7 @@ class Store:
                 known = self._players(db, t)
                 for name in players:
                     if name not in known:
-                        raise StoreError(f"{tournament!r}: no player {name!r}")
+                        raise no_player(tournament, name, known)
                 query = query.where(CheckIn.player_id.in_([known[n].id for n in players]))
             result = db.execute(query)
             return int(getattr(result, "rowcount", 0) or 0)

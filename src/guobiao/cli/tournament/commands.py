@@ -9,11 +9,12 @@ nothing is changed then.
 from __future__ import annotations
 
 import csv
+import difflib
 import io
 import itertools
 import json
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 import click
 from rich.table import Table
@@ -225,6 +226,14 @@ _CSV_ALIASES = {
 to ``_``): ``First name``, ``Surname``, ``EMA number``, ``Nationality`` …"""
 
 _CSV_COLUMNS = "number,name[,team,substitute,ema_id,country,first_name,last_name]"
+_CSV_KNOWN: Final = frozenset(
+    ("number", "name", "team", "substitute", "ema_id", "country", "first_name", "last_name")
+)
+
+
+def _fold(name: str) -> str:
+    """A name as two names that differ only in case or spacing read alike."""
+    return " ".join(name.split()).casefold()
 
 
 def _csv_column(header: str) -> str:
@@ -248,13 +257,26 @@ def _read_csv(path: Path) -> list[tuple[int, PlayerRow]]:
     header = [_csv_column(h) for h in reader.fieldnames or []]
     named = "name" in header or "first_name" in header or "last_name" in header
     if "number" not in header or not named:
+        # a spreadsheet saved with semicolons (a European Excel): say so
+        semicolons = len(header) == 1 and ";" in (reader.fieldnames or [""])[0]
         _fail(
             f"{path}: line 1: the header needs columns {_CSV_COLUMNS} "
             "(first_name,last_name may stand for name)"
+            + ("; this file is separated by semicolons: save it with commas" if semicolons else "")
         )
     twice = sorted({h for h in header if h and header.count(h) > 1})
     if twice:
         _fail(f"{path}: line 1: two columns for {', '.join(twice)}")
+    # a misspelt column (substitue) would be dropped without a word, and its values lost
+    unknown = [h for h in header if h and h not in _CSV_KNOWN]
+    if unknown:
+        hints = []
+        for column in unknown:
+            close = difflib.get_close_matches(column, sorted(_CSV_KNOWN), n=1)
+            hints.append(f"{column!r}" + (f" (did you mean {close[0]!r}?)" if close else ""))
+        _fail(
+            f"{path}: line 1: unknown column(s) {', '.join(hints)}: the columns are {_CSV_COLUMNS}"
+        )
     reader.fieldnames = header
     out: list[tuple[int, PlayerRow]] = []
     for raw in reader:
@@ -329,9 +351,26 @@ def players(name: str, file: Path, after_draw: bool, url: str) -> None:
             )
         names = dict(info.players)
         numbers = {number: player for player, (number, _, _) in names.items()}
+        # names are looked up exactly: two that differ only in case or spacing ("Ann Lee",
+        # "ann  lee") would be two players that nobody can tell apart on a sheet
+        folded = {_fold(player): player for player in names}
+        listed: dict[str, int] = {}  # names earlier in this file, folded -> line
         for line, row in rows:
-            if row.name in names:
-                _fail(f"{file}: line {line}: a player {row.name!r} is already registered", 1)
+            key = _fold(row.name)
+            if key in listed:
+                _fail(f"{file}: line {line}: {row.name!r} is also on line {listed[key]}", 1)
+            listed[key] = line
+            if key in folded:
+                same = folded[key]
+                _fail(
+                    f"{file}: line {line}: a player {same!r} is already registered"
+                    + (
+                        ""
+                        if same == row.name
+                        else f" ({row.name!r} differs only in case or spacing)"
+                    ),
+                    1,
+                )
             if row.number in numbers:
                 _fail(
                     f"{file}: line {line}: number {row.number} is taken by {numbers[row.number]!r}",
@@ -801,6 +840,8 @@ def totals(
 
     if correct and not (who and who.strip()):
         _fail("--correct needs --who (the name kept in the audit trail)")
+    from guobiao.tournament.store import StoreError
+
     with _store(url) as store:
         tables = dict(_seating(store, name, session))
         if table_number not in tables:
@@ -812,9 +853,14 @@ def totals(
                 name, session, table_number, entered, who=author(who), note=note
             )
         else:
-            store.record_session_totals(
-                name, session, table_number, entered, who=author(who), note=note
-            )
+            try:
+                store.record_session_totals(
+                    name, session, table_number, entered, who=author(who), note=note
+                )
+            except StoreError as err:
+                if "already entered" not in str(err):
+                    raise
+                _fail(f"{err}: to replace them, add --correct --who NAME", 1)
     click.echo(
         ("Corrected " if correct else "")
         + f"Session {session} table {table_number}: "

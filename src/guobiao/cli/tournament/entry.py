@@ -37,6 +37,7 @@ from guobiao.core.tiles import TileParseError
 from guobiao.scoring.calculator import PROFILES, calculate
 from guobiao.scoring.fans import Fan
 from guobiao.scoring.result import InvalidHandError
+from guobiao.table.glossary import TERMS
 from guobiao.table.settlement import Penalty, PenaltyKind, penalty_for
 from guobiao.tournament.queries import read_info as _info
 from guobiao.tournament.queries import read_seating as _seating
@@ -496,6 +497,12 @@ def hand(
 )
 @click.option("--substitute", default=None, help="Beyond 15 minutes: who plays the seat instead.")
 @click.option(
+    "--allow-team-mate",
+    is_flag=True,
+    help="Seat the --substitute even at a table with a player of their own team (with a "
+    "warning), as `substitute` does.",
+)
+@click.option(
     "--who",
     default=None,
     help="The referee, kept in the audit trail (default: your login name; required with "
@@ -511,6 +518,7 @@ def late(
     player: str,
     minutes: int,
     substitute: str | None,
+    allow_team_mate: bool,
     who: str | None,
     correct: bool,
     url: str,
@@ -537,9 +545,19 @@ def late(
                     f"{minutes} minutes late is a forfeit (局分 0): give --substitute, who plays "
                     "the seat, and --who, the referee"
                 )
+            team, mates = _team_mates(store, name, session, player, substitute)
             table = store.substitute(
-                name, session, player, substitute, who=who, forfeit=True, note=f"{minutes} min late"
+                name,
+                session,
+                player,
+                substitute,
+                who=who,
+                forfeit=True,
+                note=f"{minutes} min late",
+                allow_team_mate=allow_team_mate,
             )
+            if mates:
+                _warn_team_mates(substitute, team, mates, table)
             click.echo(
                 f"{player} forfeits session {session} (局分 0); {substitute} plays at table {table}."
             )
@@ -598,15 +616,7 @@ def substitute(
     --allow-team-mate to seat them anyway (a warning says with whom).
     """
     with _store(url) as store:
-        info = _info(store, name)
-        team = info.players[by][1] if by in info.players else None
-        mates = [
-            p
-            for _, seats in _seating(store, name, session)
-            if player in seats
-            for p in seats
-            if p != player and team is not None and info.players[p][1] == team
-        ]
+        team, mates = _team_mates(store, name, session, player, by)
         if mates and not allow_team_mate:
             _fail(
                 f"{name!r}: session {session}: {by} ({team}) would sit with team-mate(s) "
@@ -618,13 +628,33 @@ def substitute(
             name, session, player, by, who=who, note=note, allow_team_mate=allow_team_mate
         )
     if mates:
-        click.echo(
-            f"warning: {by} ({team}) sits with team-mate(s) {', '.join(mates)} at table {table} "
-            "(--allow-team-mate)",
-            err=True,
-        )
+        _warn_team_mates(by, team, mates, table)
     click.echo(
         f"Session {session} table {table}: {by} plays for {player} (substitute, not ranked)."
+    )
+
+
+def _team_mates(
+    store: Store, name: str, session: int, player: str, by: str
+) -> tuple[str | None, list[str]]:
+    """``by``'s team and the team-mates of theirs at ``player``'s table in ``session``."""
+    info = _info(store, name)
+    team = info.players[by][1] if by in info.players else None
+    mates = [
+        p
+        for _, seats in _seating(store, name, session)
+        if player in seats
+        for p in seats
+        if p != player and team is not None and info.players[p][1] == team
+    ]
+    return team, mates
+
+
+def _warn_team_mates(by: str, team: str | None, mates: list[str], table: int) -> None:
+    click.echo(
+        f"warning: {by} ({team}) sits with team-mate(s) {', '.join(mates)} at table {table} "
+        "(--allow-team-mate)",
+        err=True,
     )
 
 
@@ -838,7 +868,10 @@ def penalties(name: str, csv_path: Path | None, url: str) -> None:
     for field in fields:
         table.add_column(field.capitalize())
     for row in rows:
-        table.add_row(*(str(row[f]) for f in fields))
+        # on the terminal the kind in the sheets' terms (错和 False win); the CSV keeps the code
+        term = TERMS.get(str(row["kind"]))
+        shown = {**row, "kind": f"{term.zh} {term.en}" if term else row["kind"]}
+        table.add_row(*(str(shown[f]) for f in fields))
     console = _console()
     console.print(table)
     if not rows:
@@ -853,11 +886,12 @@ def penalties(name: str, csv_path: Path | None, url: str) -> None:
 def history(name: str, player: str, as_json: bool, url: str) -> None:
     """One player's sessions: table, seat, 局分, standard points; byes, absences, substitutes."""
     from guobiao.tournament.ranking import player_histories
+    from guobiao.tournament.store import no_player
 
     with _store(url) as store:
         info = _info(store, name)
         if player not in info.players:
-            _fail(f"{name!r}: no player {player!r}", 1)
+            _fail(str(no_player(name, player, info.players)), 1)
         found = player_histories(store.table_results(name)).get(player)
     lines = found.lines if found is not None else ()
     rows = [

@@ -102,8 +102,11 @@ async function loadSession(keepTable) {
     $("table").value = before;
     if (DIRTY) { check(); return; }  // keep what the referee is typing
   } else {
+    // on to the next table not yet entered; with none left, stay on the table just saved (the
+    // first one would look like the table the referee was entering)
     const open = TABLES.find((t) => !t.entered);
     if (open) $("table").value = String(open.table);
+    else if (TABLES.some((t) => String(t.table) === before)) $("table").value = before;
   }
   showTable();
 }
@@ -187,8 +190,9 @@ async function clockAction(action) {
 $("clock-start").addEventListener("click", () => clockAction("start"));
 $("clock-pause").addEventListener("click", () => clockAction("pause"));
 $("clock-reset").addEventListener("click", () => clockAction("reset"));
-$("session").addEventListener("change", () => loadSession(false));
-$("table").addEventListener("change", showTable);
+// another table or session: the last save's confirmation is about a table no longer shown
+$("session").addEventListener("change", () => { fill($("entry-ok")); loadSession(false); });
+$("table").addEventListener("change", () => { fill($("entry-ok")); showTable(); });
 
 (async () => {
   $("t-name").textContent = NAME;
