@@ -156,7 +156,7 @@ const TERM_KEYS = [
   ["score", "session_score"], ["stdPoints", "standard_points"], ["penalties", "penalties"],
   ["dealer", "dealer"], ["win", "win", "zh"], ["added_kong", "added_kong", "zh"],
   ["draw", "drawn_hand", "zh"], ["selfDrawn", "self_drawn", "zh"], ["dealIn", "deal_in", "zh"],
-  ["points", "fan", "zh"], ["forfeit", "foul", "zh"], ["after", "session_score", "zh"],
+  ["points", "fan", "zh"], ["forfeit", "foul", "zh"], ["after", "session_score"],
   ["flowers", "flower", "zh"], ["dealerMark", "dealer", "zh"],
   // the end-of-hand breakdown's (explain.js)
   ["payDealIn", "deal_in", "zh"], ["pay_fans", "fan", "zh"], ["pay_flowers", "flowers", "zh"],

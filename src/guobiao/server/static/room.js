@@ -32,7 +32,6 @@ Object.assign(STRINGS.en, {
   best: "discard",
   keysLegend: "Keys: 1-9 0 - = or ←→ Enter discard · D the drawn tile · Space/P pass · W win · C chow · G pung · K kong",
   payments: "Payments",
-  after: "Match points",  // the glossary's 局分, as the session-end box says
   flowers: "flowers",
   inviteLink: "Invite link (takes an empty place)",
   watchLink: "Watch link",
@@ -57,7 +56,6 @@ Object.assign(STRINGS.zh, {
   best: "打",
   keysLegend: "按键：1-9 0 - = 或 ←→ 回车 打牌 · D 摸切 · 空格/P 过 · W 和 · C 吃 · G 碰 · K 杠",
   payments: "得失分",
-  after: "局分",
   flowers: "花",
   inviteLink: "邀请链接（可入座）",
   watchLink: "观战链接",
@@ -601,12 +599,12 @@ setInterval(tick, 200);
 // -- keys (desktop): 1-9 0 - = discard by position, ←→ + Enter, Space/P pass, W win, C/G/K claim --
 const POS_KEYS = "1234567890-=";
 
-// The claim prompt: in 中文 the claims offered (吃碰？, 和？), in English "Claim?".
-const CLAIM_ZH = {win: "和", chow: "吃", pung: "碰", kong: "杠"};
+// The claim prompt: in 中文 the claims offered in the glossary's terms (吃碰？, 和？), in
+// English "Claim?".
 function claimWords(view) {
   if (LANG !== "zh") return t("claimNow");
   const kinds = new Set(view.legal_actions.map((a) => a.split(" ")[0]));
-  const named = ["chow", "pung", "kong", "win"].filter((k) => kinds.has(k)).map((k) => CLAIM_ZH[k]);
+  const named = ["chow", "pung", "kong", "win"].filter((k) => kinds.has(k)).map((k) => t(k));
   return named.length ? `${named.join("")}？` : t("claimNow");
 }
 
