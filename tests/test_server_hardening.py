@@ -1024,3 +1024,97 @@ def test_a_closed_table_is_read_without_rebuilding_it_and_rebuilds_are_bounded(
             hub.closed.clear()
             again = client.get(f"/api/rooms/{closed[0]}/hands", headers=at("10.0.3.1"))
             assert again.status_code == 200 and rebuilt == closed[:2]
+
+
+def _closed_rooms(client: TestClient, count: int, **body: Any) -> list[dict[str, Any]]:
+    """``count`` practice rooms started, opened once, then closed by the server (as made)."""
+    hub = hub_of(client)
+    made_rooms = []
+    for i in range(count):
+        made = create(client, f"10.0.4.{i}", practice=True, **body).json()
+        client.post(f"/api/rooms/{made['id']}/start", json={"owner_token": made["owner_token"]})
+        with client.websocket_connect(f"/ws/rooms/{made['id']}?token={made['token']}") as ws:
+            assert ws.receive_json()["type"] == "welcome"
+        room = hub.lobby.rooms[made["id"]]
+        settle(lambda room=room: room.sockets == 0)
+        client.portal.call(hub.retire, room)  # type: ignore[union-attr]
+        made_rooms.append(made)
+    hub.closed.clear()
+    return made_rooms
+
+
+def test_sockets_to_closed_tables_rebuild_them_at_a_bounded_rate(tmp_path: Path) -> None:
+    limits = Limits(bot_delay=0, between_hands=0, rebuild_burst=2, rebuild_every=1e6)
+    with behind_proxy(app_with(tmp_path, limits)) as client:
+        closed = [made["id"] for made in _closed_rooms(client, 3)]
+        rebuilt: list[str] = []
+        real = Room.from_dict
+
+        def counting(data: dict[str, Any], *args: Any) -> Room:
+            rebuilt.append(str(data["id"]))
+            return real(data, *args)
+
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(app_module.Room, "from_dict", staticmethod(counting))
+            for room_id in closed[:2]:  # a spectator's look at how it ended, then closed
+                with client.websocket_connect(f"/ws/rooms/{room_id}", headers=at("10.0.5.1")) as ws:
+                    assert ws.receive_json()["type"] == "welcome"
+            error, code = refused_socket(client, f"/ws/rooms/{closed[2]}", at("10.0.5.1"))
+            assert (error["code"], code) == ("slow_down", 4429)
+            assert rebuilt == closed[:2]
+            # another address has its own allowance; a room rebuilt lately is read again free
+            with client.websocket_connect(f"/ws/rooms/{closed[0]}", headers=at("10.0.5.1")) as ws:
+                assert ws.receive_json()["type"] == "welcome"
+            with client.websocket_connect(f"/ws/rooms/{closed[2]}", headers=at("10.0.6.1")) as ws:
+                assert ws.receive_json()["type"] == "welcome"
+            assert rebuilt == closed
+
+
+def test_sockets_to_closed_tables_are_opened_at_a_bounded_rate(tmp_path: Path) -> None:
+    limits = Limits(bot_delay=0, between_hands=0, socket_burst=3, socket_every=1e6)
+    with behind_proxy(app_with(tmp_path, limits)) as client:
+        room_id = _closed_rooms(client, 1)[0]["id"]
+        for _ in range(2):  # the third opening of this address was the room's own, above
+            with client.websocket_connect(f"/ws/rooms/{room_id}", headers=at("10.0.7.1")) as ws:
+                assert ws.receive_json()["type"] == "welcome"
+        with client.websocket_connect(f"/ws/rooms/{room_id}", headers=at("10.0.7.1")) as ws:
+            assert ws.receive_json()["type"] == "welcome"
+        error, code = refused_socket(client, f"/ws/rooms/{room_id}", at("10.0.7.1"))
+        assert (error["code"], error["params"]["cap"], code) == ("too_many", "rate", 4429)
+
+
+def test_a_private_closed_tables_replays_are_kept_for_its_tokens_only(tmp_path: Path) -> None:
+    limits = Limits(bot_delay=0, between_hands=1e6)
+    with behind_proxy(app_with(tmp_path, limits)) as client:
+        hub = hub_of(client)
+        made = create(client, player=None, practice=True, private=True).json()
+        room_id = made["id"]
+        client.post(f"/api/rooms/{room_id}/start", json={"owner_token": made["owner_token"]})
+        room = hub.lobby.rooms[room_id]
+        settle(lambda: bool(room.games) and room.games[0].result is not None)
+        client.portal.call(hub.retire, room)  # type: ignore[union-attr]
+        hub.closed.clear()
+        url = f"/api/rooms/{room_id}/hands"
+        first = client.get(f"{url}/0?token={made['watch_token']}", headers=at("10.0.8.1"))
+        hands = client.get(f"{url}?token={made['owner_token']}", headers=at("10.0.8.1"))
+        assert first.status_code == 200 and hands.status_code == 200, (first.text, hands.text)
+        built: list[int] = []
+        real = Room.replay
+
+        def counting(room: Room, number: int) -> dict[str, Any]:
+            built.append(number)
+            return real(room, number)
+
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(app_module.Room, "replay", counting)
+            for token in (made["watch_token"], made["owner_token"], made["invite"]):
+                again = client.get(f"{url}/0?token={token}", headers=at("10.0.8.1"))
+                assert again.status_code == 200 and again.json() == first.json()
+            assert built == []  # kept: nothing replayed again
+            # without a token of the room, or with a wrong one, kept answers are not given
+            for token in ("", "x" * 43):
+                refused = client.get(f"{url}/0?token={token}", headers=at("10.0.8.2"))
+                assert refused.status_code == 403, refused.text
+                assert refused.json()["detail"]["code"] == "forbidden"
+                listing = client.get(f"{url}?token={token}", headers=at("10.0.8.2"))
+                assert listing.status_code == 403

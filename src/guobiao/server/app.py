@@ -29,8 +29,10 @@ capped per room (``Limits.spectators``, ``seat_sockets`` per place) and per clie
 
 Rooms leave memory when their session is over or when no socket has been open to them for
 ``Limits.idle_close`` (``Lobby.sweep``, every 30 s at most); their hands stay in the database, and
-the read-only endpoints (the room, its hands, their replays) load a closed room from there. The
-client address is the socket peer, or ``X-Forwarded-For`` from a ``trusted_proxies`` address.
+the read-only endpoints (the room, its hands, their replays) and a socket to it (how it ended) load
+a closed room from there, each client address rebuilding ``Limits.rebuild_burst`` at once, then one
+every ``rebuild_every`` s; answers about a closed room are kept (a private room's with its
+tokens). The client address is the socket peer, or ``X-Forwarded-For`` from a ``trusted_proxies`` address.
 Every HTTP response carries ``SECURITY_HEADERS`` (CSP, no framing, nosniff, referrer policy).
 
 With a tournament database (``tournament_db``), the tournament pages and their API under ``/t/``
@@ -96,8 +98,8 @@ CLOSED_CACHE = 16
 """Closed rooms kept in memory after being read (their replays), the least recently used
 dropped first."""
 REPLAY_CACHE = 256
-"""Answers about closed public rooms (their hands, each hand's replay) kept as given, the least
-recently used dropped first (a few MB)."""
+"""Answers about closed rooms (their hands, each hand's replay) kept as given, with a private
+room's tokens, the least recently used dropped first (a few MB)."""
 
 Place = Annotated[int | None, Field(ge=0, le=3)]
 Text = Annotated[str, Field(max_length=200)]
@@ -301,7 +303,9 @@ class Hub:
             limits.rebuild_burst, limits.rebuild_every, limits.tracked_addresses
         )
         # a closed room's replays never change: kept as answered, the latest REPLAY_CACHE
-        self.replays: OrderedDict[tuple[str, int], dict[str, Any]] = OrderedDict()
+        self.replays: OrderedDict[
+            tuple[str, int], tuple[dict[str, Any], tuple[str, ...] | None]
+        ] = OrderedDict()
         self.closed: OrderedDict[str, Room] = OrderedDict()  # closed rooms read lately
         self.sweeper: asyncio.Task[None] | None = None
 
@@ -479,7 +483,18 @@ class Hub:
         room = self.lobby.rooms.get(room_id)
         if room is None:
             await ws.accept()
-            closed = await self.find(room_id)
+            if not self.openings.allow(address, self.clock()):
+                limit = self.lobby.limits.socket_burst
+                message = "connections opened too fast from your address: wait a moment"
+                await ws.send_json(_error("too_many", message, {"cap": "rate", "max": limit}))
+                await ws.close(4429, message)
+                return
+            try:  # a closed room read from the store is rebuilt: bounded by address, as replays
+                closed = await self.find(room_id, address)
+            except RoomError as err:
+                await ws.send_json(_error(err.code, err.message))
+                await ws.close(4429, err.message)
+                return
             if closed is None:
                 await ws.send_json(_error("no_room", "no such room"))
                 await ws.close(4404)
@@ -861,26 +876,31 @@ def create_app(
             raise RoomError("forbidden", "a private room's hands need one of its tokens")
         return room
 
-    def kept_answer(room_id: str, key: int) -> dict[str, Any] | None:
-        """A closed public room's answer kept by :func:`answered` (no token needed for it)."""
-        cached = hub.replays.get((room_id, key))
-        if cached is not None:
-            hub.replays.move_to_end((room_id, key))
-        return cached
+    def kept_answer(room_id: str, key: int, token: str) -> dict[str, Any] | None:
+        """A closed room's answer kept by :func:`answered`: a public room's for anyone, a private
+        room's for a token that may replay it (else None: the room decides, and refuses)."""
+        kept = hub.replays.get((room_id, key))
+        if kept is None:
+            return None
+        answer, tokens = kept
+        if tokens is not None and not (token and any(same(token, t) for t in tokens)):
+            return None
+        hub.replays.move_to_end((room_id, key))
+        return answer
 
     def answered(room: Room, key: int, answer: Callable[[], dict[str, Any]]) -> dict[str, Any]:
-        """``answer()``, kept when the room is closed and public (it never changes again, and
-        anyone may read it): the latest ``REPLAY_CACHE`` answers."""
+        """``answer()``, kept once the room is closed (it never changes again), with the tokens
+        that may read it when the room is private: the latest ``REPLAY_CACHE`` answers."""
         result = answer()
-        if room.id not in lobby.rooms and not room.private:
-            hub.replays[(room.id, key)] = result
+        if room.id not in lobby.rooms:
+            hub.replays[(room.id, key)] = (result, room.replay_tokens() if room.private else None)
             while len(hub.replays) > REPLAY_CACHE:
                 hub.replays.popitem(last=False)
         return result
 
     @app.get("/api/rooms/{room_id}/hands")
     async def room_hands(room_id: str, request: Request, token: str = "") -> dict[str, Any]:
-        kept = kept_answer(room_id, -1)
+        kept = kept_answer(room_id, -1, token)
         if kept is not None:
             return kept
         try:
@@ -904,7 +924,7 @@ def create_app(
         request: Request,
         token: str = "",
     ) -> dict[str, Any]:
-        kept = kept_answer(room_id, number)
+        kept = kept_answer(room_id, number, token)
         if kept is not None:
             return kept
         try:

@@ -348,6 +348,12 @@ class Room:
             return True
         return bool(token) and self.place_of_token(token) is not None
 
+    def replay_tokens(self) -> tuple[str, ...]:
+        """Every token :meth:`may_replay` accepts in a private room (for answers kept closed)."""
+        found = [self.watch_token, self.invite, self.owner_token]
+        found += [p.token for p in self.places if p.kind == "human"]
+        return tuple(t for t in found if t)
+
     def place_of_token(self, token: str) -> int | None:
         for i, place in enumerate(self.places):
             if place.kind == "human" and same(token, place.token):
