@@ -813,6 +813,6 @@ def test_a_whole_session_stand_in_and_a_forfeit(played: Played) -> None:
         return found[0].text
 
     # the forfeit: 局分 0, ranked last in the table's group; the stand-in: a score, no points
-    assert (cell("A", "score", 3), cell("A", "standard", 3)) == ("0", "0")
+    assert (cell("A", "score", 3), cell("A", "standard", 3)) == ("0 弃权", "0")  # marked
     assert (cell("S", "score", 3), cell("S", "standard", 3)) == ("530", "—")
     assert (cell("B", "score", 3), cell("B", "standard", 3)) == ("500", "4")

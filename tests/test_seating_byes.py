@@ -230,8 +230,10 @@ def test_draw_fills_places_with_substitutes(tmp_path: Path) -> None:
                 expected[p] += got
     cli.ok("standings", T, "--json", str(tmp_path / "s.json"))
     doc = json.loads((tmp_path / "s.json").read_text(encoding="utf-8"))
-    points = {row["name"]: row["standard_points"] for row in doc["standings"]}
+    points = {r["name"]: r["standard_points"] for r in doc["standings"] if r["status"] == "ranked"}
     assert "R" not in points and "X" not in points and "Y" not in points  # 陪打: not ranked
+    status = {r["name"]: r["status"] for r in doc["standings"]}  # every one listed, and why
+    assert (status["R"], status["X"], status["Y"]) == ("substitute", "substitute", "did not play")
     assert {p: Fraction(v) for p, v in points.items()} == expected
 
 

@@ -162,7 +162,11 @@ def test_public_reads(client: TestClient) -> None:
     assert [t["table"] for t in seating["tables"]] == [1, 2]
     assert all(len(t["seats"]) == 4 and not t["entered"] for t in seating["tables"])
     standings = client.get("/api/t/club/standings").json()
-    assert standings["individual"] == []
+    # every registered player listed, none ranked yet: by registration number, no place
+    assert [(r["rank"], r["status"]) for r in standings["individual"]] == [
+        ("—", "did not play")
+    ] * 8
+    assert [r["number"] for r in standings["individual"]] == list(range(1, 9))
     assert {t["standard"] for t in standings["teams"]} == {"0"}
     assert client.get("/api/t/nobody").status_code == 404
     assert client.get("/api/t/club/seating/7").status_code == 400
@@ -186,8 +190,12 @@ def test_a_referee_enters_and_corrects_and_the_standings_follow(
     # the live feed moves, and the standings page's data shows the new ranking
     after = client.get("/api/t/club/changes", params={"since": version, "wait": 5}).json()
     assert after["version"] > version
-    standings = client.get("/api/t/club/standings").json()["individual"]
+    every = client.get("/api/t/club/standings").json()["individual"]
+    standings = [r for r in every if r["status"] == "ranked"]
     assert [r["name"] for r in standings] == [names[0], names[2], names[1], names[3]]
+    # the four who have not played yet follow, with no place
+    assert [(r["rank"], r["status"]) for r in every[4:]] == [("—", "did not play")] * 4
+    assert {r["name"] for r in every} == {f"P{i}" for i in range(1, 9)}
     assert standings[0]["standard"] == "4" and standings[0]["match"] == 620
     table = client.get("/api/t/club/seating/1").json()["tables"][0]
     assert table["entered"] and table["source"] == "totals"

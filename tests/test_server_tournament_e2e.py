@@ -149,11 +149,16 @@ def test_referee_enters_totals_on_a_phone_and_the_standings_follow(
     assert seating(site)["tables"][0]["entered"]
 
     # the standings page, never reloaded, shows the new ranking
-    first = "#individual tbody tr[data-player]"
+    first = "#individual tbody tr[data-player]:not(.unranked)"
     wait_js(standings, f"document.querySelectorAll('{first}').length === 4")
     order = standings.locator(first).evaluate_all("rows => rows.map(r => r.dataset.player)")
     assert order == [names[0], names[2], names[1], names[3]]
     assert standings.locator(first).first.locator(".strong").inner_text() == "4"
+    # the four yet to play are listed after them, with no place, and say why
+    waiting = standings.locator("#individual tbody tr.unranked")
+    assert waiting.count() == 4
+    assert waiting.locator(".rank").all_inner_texts() == ["—"] * 4
+    assert all("did not play" in t for t in waiting.locator(".name").all_inner_texts())
 
     # the second table, so the screenshot shows a whole session
     wait_js(phone, "document.querySelector('#table').value === '2'")

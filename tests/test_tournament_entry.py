@@ -163,11 +163,14 @@ def test_lateness_and_forfeit(cli: Cli, tmp_path: Path) -> None:
         (first[1], "late", "20"),
         (second[0], "forfeit", "0"),
     }
+    # the forfeit did not play: 局分 0, ranked last here (0 points), and says so (第十三条二(一))
     history = json.loads(cli.ok("history", T, second[0], "--json"))
     assert history["sessions"] == [
         {"session": 1, "table": 2, "seat": None, "score": 0, "standard_points": "0",
-         "status": "played"}
+         "status": "forfeit"}
     ]  # fmt: skip
+    shown = [x for x in cli.ok("history", T, second[0]).splitlines() if "弃权" in x]
+    assert len(shown) == 1 and "forfeit" in shown[0] and "played" not in shown[0]
     sub = json.loads(cli.ok("history", T, bench, "--json"))
     assert [s["status"] for s in sub["sessions"]] == ["substitute"]
     assert sub["sessions"][0]["score"] == 400

@@ -494,7 +494,11 @@ def test_simulated_event_through_the_command_line(db_url: str, tmp_path: Path) -
     got = json.loads((tmp_path / "final.json").read_text(encoding="utf-8"))["standings"]
     ranked = [r for r in got if r["name"] in field]
     assert [(r["rank"], r["name"]) for r in ranked] == expected_ranking(expected, subs)
-    assert WITHDRAWN not in {r["name"] for r in got}
+    # who left takes no place: listed after the ranked players, marked (docs/rules.md §19)
+    assert [(r["rank"], r["status"]) for r in got if r["name"] == WITHDRAWN] == [
+        (None, "withdrawn")
+    ]
+    assert all(r["rank"] is None for r in got[got.index(ranked[-1]) + 1 :])
     keys = individual_keys(expected, subs)
     for r in ranked:
         total, match, sessions = keys[r["name"]]

@@ -335,7 +335,13 @@ def test_standings_mark_a_partial_table(cli: Cli, tmp_path: Path) -> None:
     doc = json.loads(path.read_text(encoding="utf-8"))
     assert doc["partial_tables"] == [{"session": 1, "table": 2, "hands": 9, "of": 16}]
     assert {s["name"] for s in doc["standings"] if s["partial"]} == partial_players
-    assert len(doc["standings"]) == 8
+    ranked = [s for s in doc["standings"] if s["status"] == "ranked"]
+    assert len(ranked) == 8
+    # the players of the tables not entered yet are listed after them, with no place
+    rest = doc["standings"][len(ranked) :]
+    registered = {f"P{n}" for n in range(1, 13)}  # the fixture's 12, at 3 tables
+    assert {s["name"] for s in rest} == registered - {s["name"] for s in ranked}
+    assert {(s["rank"], s["status"], s["partial"]) for s in rest} == {(None, "did not play", False)}
     # ended early, the table is final: no mark
     cli.ok("finish", T, "--session", "1", "--table", "2", "--who", "li")
     shown = cli.ok("standings", T, "--json", str(path))

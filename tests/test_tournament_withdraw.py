@@ -229,9 +229,27 @@ def test_keep_and_void_rank_as_documented(cli: Cli, tmp_path: Path, setting: str
     out = tmp_path / "s.json"
     cli.ok("standings", T, "--json", str(out))
     doc = json.loads(out.read_text(encoding="utf-8"))
-    assert [(s["rank"], s["name"], Fraction(s["standard_points"])) for s in doc["standings"]] == (
-        expected
-    )
+    ranked = [s for s in doc["standings"] if s["status"] == "ranked"]
+    assert [(s["rank"], s["name"], Fraction(s["standard_points"])) for s in ranked] == expected
+    # every registered player is listed: P03 after the ranked ones, with no place, saying why
+    assert doc["standings"][len(ranked) :] == [
+        {
+            "rank": None,
+            "tied": False,
+            "name": "P03",
+            "team": "T2",
+            "standard_points": str(totals["P03"] if setting == "keep" else 0),
+            "match_points": match["P03"] if setting == "keep" else 0,
+            "best_session": str(max(best["P03"]) if setting == "keep" else 0),
+            "sessions": len(best["P03"]) if setting == "keep" else 0,
+            "partial": False,
+            "status": "withdrawn",
+            "number": 3,
+            "ema_id": "",
+            "country": "",
+            "base_rank": None,
+        }
+    ]
     # the table on the terminal lists P03 apart, with no place, saying why
     shown = [line for line in cli.ok("standings", T).splitlines() if "P03" in line]
     assert len(shown) == 1 and "—" in shown[0] and "withdrawn" in shown[0]

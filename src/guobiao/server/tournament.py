@@ -59,7 +59,13 @@ from guobiao.tournament.models import (
     Tournament,
     TournamentSession,
 )
-from guobiao.tournament.ranking import format_points, individual_ranking, team_ranking
+from guobiao.tournament.ranking import (
+    Standing,
+    format_points,
+    individual_ranking,
+    not_ranked,
+    team_ranking,
+)
 from guobiao.tournament.store import Store, StoreError
 
 __all__ = ["COOKIE", "SessionClock", "Watcher", "tournament_router"]
@@ -81,8 +87,6 @@ NUMBER = 100_000
 """The largest session or table number (and score) the API takes: more is refused (422)."""
 
 Number = Annotated[int, Field(ge=1, le=NUMBER)]
-Points = Annotated[int, Field(ge=-NUMBER, le=NUMBER)]
-Deduction = Annotated[int, Field(ge=0, le=NUMBER)]
 PathNumber = Annotated[int, PathParam(ge=1, le=NUMBER)]
 
 
@@ -200,8 +204,10 @@ class Credentials(BaseModel):
 class Totals(BaseModel):
     session: Number
     table: Number
-    scores: dict[str, Points] = Field(max_length=4)
-    deductions: dict[str, Deduction] = Field(default={}, max_length=4)
+    # any JSON value here: checked by ``_whole`` into a refusal naming the seat ("1O0",
+    # "12a", 12.5, true and "620" as text are no score); pydantic would quietly take "620"
+    scores: dict[str, Any] = Field(max_length=4)
+    deductions: dict[str, Any] = Field(default={}, max_length=4)
     note: str | None = Field(default=None, max_length=500)
     correct: bool = False
 
@@ -218,6 +224,23 @@ def _refused(
     """A refusal: ``code`` (docs/web.md), ``message`` in English, ``params`` its names and
     numbers for a client that translates the code."""
     return HTTPException(status, {"code": code, "message": message, "params": params or {}})
+
+
+def _whole(value: Any, field: str, seat: str) -> int:
+    """A score (``field`` "scores", -NUMBER..NUMBER) or a deduction ("deductions", 0..NUMBER) of
+    ``seat`` as a JSON whole number, else a 422 ``bad_request`` naming the seat and the field in
+    its params (the value is not echoed), for the page to mark that field."""
+    low = -NUMBER if field == "scores" else 0
+    if isinstance(value, int) and not isinstance(value, bool) and low <= value <= NUMBER:
+        return value
+    what = "score" if field == "scores" else "deduction"
+    raise _refused(
+        422,
+        "bad_request",
+        f"the {what} of seat {seat} is not a whole number from {low} to {NUMBER}: "
+        "check it for a typo",
+        {"field": field, "seat": seat, "min": low, "max": NUMBER},
+    )
 
 
 def _page(name: str) -> FileResponse:
@@ -337,9 +360,37 @@ class _Reader:
                 "best": format_points(s.best_session),
                 "sessions": [format_points(p) for p in s.session_points],
                 "partial": bool(s.partial),  # counts a table entered only in part
+                "status": "ranked",
             }
             for s in individual_ranking(results)
         ]
+        # every registered player is listed: after the ranked ones, with no place, those who
+        # left the tournament, then those with no ranked session, each with why (``status``)
+        after: list[tuple[str, str, Standing | None]] = [
+            (s.name, s.withdrawn, s)
+            for s in individual_ranking(results, withdrawn="last")
+            if s.withdrawn is not None
+        ]
+        after += [(p, why, None) for p, why in not_ranked(results, info.players).items()]
+        for player, why, standing in after:
+            individual.append(
+                {
+                    "rank": "—",
+                    "name": player,
+                    "number": number_of.get(player),
+                    "team": team_of.get(player),
+                    "standard": "" if standing is None else format_points(standing.standard_points),
+                    "match": "" if standing is None else standing.match_points,
+                    "best": "",
+                    "sessions": (
+                        []
+                        if standing is None
+                        else [format_points(p) for p in standing.session_points]
+                    ),
+                    "partial": False,
+                    "status": why,
+                }
+            )
         members: dict[str, list[str]] = {}
         for player, (_, team, _) in info.players.items():
             if team is not None:
@@ -368,11 +419,12 @@ class _Reader:
         }
 
     def seating(self, name: str, session: int) -> dict[str, Any]:
-        from guobiao.tournament.queries import read_info, read_seating
+        from guobiao.tournament.reports import session_seating
 
-        info = read_info(self.store, name)
         tables = []
-        for number, names in read_seating(self.store, name, session):
+        for table in session_seating(self.store, name, session):
+            number = table.table
+            names = [seat.name for seat in table.seats]
             scores = self.store.table_scores(name, session, number)
             source, loose = self._entry(name, session, number)
             tables.append(
@@ -385,13 +437,17 @@ class _Reader:
                     },
                     "seats": [
                         {
-                            "wind": WINDS[i],
-                            "name": player,
-                            "number": info.players.get(player, (None, None, False))[0],
-                            "team": info.players.get(player, (None, None, False))[1],
-                            "score": None if scores is None else scores.get(player),
+                            "wind": WINDS[seat.seat],
+                            "name": seat.name,
+                            "number": seat.number,
+                            "team": seat.team,
+                            "score": None if scores is None else scores.get(seat.name),
+                            # 陪打: plays the seat, no place, no standard points (第十二条三(二))
+                            "substitute": seat.substitute,
+                            "stand_in": seat.stand_in,
+                            "plays_for": seat.plays_for,
                         }
-                        for i, player in enumerate(names)
+                        for seat in table.seats
                     ],
                 }
             )
@@ -694,6 +750,10 @@ def tournament_router(
             raise _refused(400, "bad_scores", "give the four scores E S W N")
         if not set(body.deductions) <= set(WINDS):
             raise _refused(400, "bad_scores", "deductions are by seat E S W N")
+        given = {w: _whole(body.scores[w], "scores", w) for w in WINDS}
+        deducted = {
+            w: _whole(body.deductions[w], "deductions", w) for w in WINDS if w in body.deductions
+        }
         from guobiao.tournament.queries import read_seating
 
         def save() -> None:
@@ -701,8 +761,8 @@ def tournament_router(
             names = seats.get(body.table)
             if names is None:
                 raise StoreError(f"{name!r}: session {body.session} has no table {body.table}")
-            scores = {names[WINDS.index(w)]: v for w, v in body.scores.items()}
-            taken = {names[WINDS.index(w)]: v for w, v in body.deductions.items() if v}
+            scores = {names[WINDS.index(w)]: v for w, v in given.items()}
+            taken = {names[WINDS.index(w)]: v for w, v in deducted.items() if v}
             if not body.correct:  # deductions already recorded (lateness) stay: add the rest
                 _, earlier = entry_of(store, name, body.session, body.table)
                 for player, points in earlier.items():
@@ -743,7 +803,7 @@ def tournament_router(
             name,
             body.session,
             body.table,
-            body.scores,
+            given,
         )
         return {"ok": True, "version": watcher.bump()}
 

@@ -17,10 +17,15 @@ The columns follow the EMA's published tournament results (mahjong-europe.org, T
     else to 2 places.
 ``Mahjong points``
     the sum of the ranked sessions' scores counted from 0, as EMA results give them: each
-    session's 局分 less the start (500), so a table's four sum to 0 (less any deduction).
+    session's 局分 less the start (500), so a table's four seats sum to 0 (less any deduction).
+    A session the player did not play counts 0: a forfeit (弃权, 局分 0, 第十三条二(一)), whose
+    seat a substitute played and whose penalty is its standard points; a bye scored "average".
 ``Base rank``
     the MERS tournament result 1000 × (N − place) / (N − 1), rounded half up, N the players
-    ranked (the EMA computes it again; it is here to check).
+    listed (the EMA computes it again; it is here to check).
+
+Only players who played are listed (MERS ranks those who took part): the ranked players less
+those whose every ranked session was unplayed (forfeits, byes); the places close up over them.
 """
 
 from __future__ import annotations
@@ -45,6 +50,7 @@ __all__ = [
     "country_code",
     "decimal_points",
     "ema_csv",
+    "ema_ranking",
     "ema_rows",
     "split_name",
 ]
@@ -212,26 +218,39 @@ def country_code(country: str | None) -> str:
     return text.upper() if _CODE.fullmatch(text) else text
 
 
+def ema_ranking(ranking: Sequence[Standing]) -> list[tuple[int, Standing]]:
+    """The standings the EMA file lists, with their places: every standing of a player who
+    played a session (not only forfeits or byes, ``Standing.unplayed``) and has not left
+    (``Standing.withdrawn``), in order; a place is 1 + the number listed above it with a better
+    rank, so ties share it and the places close up over those left out."""
+    kept = [s for s in ranking if s.withdrawn is None and len(s.session_points) > len(s.unplayed)]
+    return [(1 + sum(o.rank < s.rank for o in kept), s) for s in kept]
+
+
 def ema_rows(ranking: Sequence[Standing], info: TournamentInfo) -> list[dict[str, Any]]:
-    """One dict per ranked player, in ranking order: ``place`` (ties share it), ``name``,
-    ``number`` (registration), ``ema_id``, ``country``, ``team``, ``first_name`` and
+    """One dict per player of :func:`ema_ranking`, in ranking order: ``place`` (ties share
+    it), ``name``, ``number`` (registration), ``ema_id``, ``country``, ``team``, ``first_name`` and
     ``last_name`` (``name_split``: split from the name by :func:`split_name`, not registered),
     ``table_points`` (标准分, exact: ``3/2``) and ``table_points_decimal``, ``mahjong_points``
-    (比赛分, from the 500 start) and ``mahjong_points_net`` (from 0), ``sessions_played`` and
-    ``base_rank``. :func:`ema_csv` writes them as the EMA results file."""
-    count = len(ranking)
+    (比赛分, from the 500 start) and ``mahjong_points_net`` (from 0: the played sessions' 局分
+    less the start each, an unplayed one 0), ``sessions_played`` (ranked and played),
+    ``sessions_unplayed`` (forfeits, byes) and ``base_rank``. :func:`ema_csv` writes them as
+    the EMA results file."""
+    listed = ema_ranking(ranking)
+    count = len(listed)
     rows = []
-    for s in ranking:
+    for place, s in listed:
         number, team, _ = info.players[s.name]
         ema_id, country = info.ema[s.name]
         first, last = info.full_names.get(s.name, (None, None))
         split = not (first or last)
         if split:
             first, last = split_name(s.name)
-        sessions = len(s.session_points)
+        # a forfeit's 局分 0 is no table's score: 0 Mahjong points, not 0 - 500 (第十三条二(一))
+        sessions = len(s.session_points) - len(s.unplayed)
         rows.append(
             {
-                "place": s.rank,
+                "place": place,
                 "name": s.name,
                 "number": number,
                 "ema_id": ema_id or "",
@@ -245,7 +264,8 @@ def ema_rows(ranking: Sequence[Standing], info: TournamentInfo) -> list[dict[str
                 "mahjong_points": s.match_points,
                 "mahjong_points_net": s.match_points - info.starting_points * sessions,
                 "sessions_played": sessions,
-                "base_rank": base_rank(s.rank, count),
+                "sessions_unplayed": len(s.unplayed),
+                "base_rank": base_rank(place, count),
             }
         )
     return rows

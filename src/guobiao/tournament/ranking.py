@@ -20,6 +20,7 @@ __all__ = [
     "FORFEIT_POINTS",
     "SUBSTITUTE_TABLES",
     "TEAM_SUBSTITUTES",
+    "UNRANKED_REASONS",
     "WITHDRAWAL_REASONS",
     "Entry",
     "HistoryLine",
@@ -30,6 +31,7 @@ __all__ = [
     "format_points",
     "group_standard_points",
     "individual_ranking",
+    "not_ranked",
     "player_histories",
     "readings_line",
     "team_ranking",
@@ -39,6 +41,12 @@ __all__ = [
 WITHDRAWAL_REASONS = ("withdrawn", "disqualified")
 """Why a player left the tournament for good (``Entry.withdrawn``): withdrew (退出), or was
 disqualified (取消比赛资格: 停赛, 第十三条四; 有意诈和, 第十四条六(四))."""
+
+UNRANKED_REASONS = ("substitute", "disqualified in session", "did not play")
+"""Why a registered player who has not left is not in the individual ranking (``not_ranked``):
+played only as a substitute (陪打, 「参赛可计分，但不计成绩名次」, 第十二条三(二)); played only
+sessions they were disqualified in (有意诈和, 第十四条六(四): no standard points); or played no
+session at all (absent, byes, not drawn, nothing entered yet)."""
 
 
 SUBSTITUTE_TABLES = ("three", "four")
@@ -216,7 +224,9 @@ class HistoryLine:
     disqualified). ``partial``: the partial tables (``TableResult.partial``) of the session
     whose results this line's standard points depend on: the player's own table, or in a larger
     ranking group any table of the group. ``withdrawn`` and ``voided``: as the entry's
-    (``Entry``): the player has left the tournament; this played session is void."""
+    (``Entry``): the player has left the tournament; this played session is void.
+    ``forfeit``: the player forfeited the session (自动弃权, 局分 0, 第十三条二(一)): ranked, not
+    played; ``table`` is the table where their substitute played the seat, ``seat`` None."""
 
     session: int
     table: int
@@ -229,6 +239,12 @@ class HistoryLine:
     partial: tuple[int, ...] = ()
     withdrawn: str | None = None
     voided: bool = False
+    forfeit: bool = False
+
+    @property
+    def played(self) -> bool:
+        """Sat at a table and played (not a forfeit, a bye or an absence)."""
+        return not (self.absent or self.forfeit)
 
 
 @dataclass(frozen=True, slots=True)
@@ -268,7 +284,9 @@ class Standing:
     standing counts as they stand, sorted; empty when every result it counts is final.
     ``withdrawn``: a player who left the tournament (``Entry.withdrawn``), listed after every
     ranked player by ``individual_ranking(..., withdrawn="last")``; their ``rank`` goes on from
-    the last ranked place and is no place in the ranking.
+    the last ranked place and is no place in the ranking. ``unplayed``: the ranked sessions the
+    player did not play, whose standard points count but whose 局分 is no table's: a forfeit
+    (局分 0, 第十三条二(一)), a bye scored by the ``Readings.bye`` "average" reading (第十二条一).
     """
 
     rank: int
@@ -280,6 +298,7 @@ class Standing:
     members: tuple[str, ...] = ()
     partial: tuple[tuple[int, int], ...] = ()
     withdrawn: str | None = None
+    unplayed: tuple[int, ...] = ()
 
     @property
     def best_session(self) -> Fraction:
@@ -408,6 +427,7 @@ def player_histories(results: Iterable[TableResult]) -> dict[str, PlayerHistory]
                     partial=tuple(sorted(partial.get(_group(result), ()))),
                     withdrawn=entry.withdrawn,
                     voided=entry.voided,
+                    forfeit=entry.forfeit,
                 )
             )
     return {
@@ -458,6 +478,7 @@ def individual_ranking(
     rows: list[tuple[str, _Key, tuple[str, ...]]] = []
     gone: list[tuple[str, _Key, tuple[str, ...]]] = []
     partial: dict[str, tuple[tuple[int, int], ...]] = {}
+    unplayed: dict[str, tuple[int, ...]] = {}
     reasons: dict[str, str] = {}
     for player, history in player_histories(results).items():
         # a team's 替补 (``Readings.team_substitute`` "counts") earns for the team, no place
@@ -475,9 +496,34 @@ def individual_ranking(
         row = (player, _key(total, match, sessions), ())
         (gone if reason is not None else rows).append(row)
         partial[player] = _partial(ranked)
+        unplayed[player] = tuple(line.session for line in ranked if not line.played)
     placed = _rank(rows)
     after = [replace(s, rank=s.rank + len(placed), withdrawn=reasons[s.name]) for s in _rank(gone)]
-    return [replace(s, partial=partial[s.name]) for s in placed + after]
+    return [replace(s, partial=partial[s.name], unplayed=unplayed[s.name]) for s in placed + after]
+
+
+def not_ranked(results: Iterable[TableResult], registered: Iterable[str]) -> dict[str, str]:
+    """The ``registered`` players (in the order given) whom ``individual_ranking`` does not
+    list, neither ranked nor withdrawn, each with one of ``UNRANKED_REASONS``: "substitute" when
+    every session they played was as a substitute, "disqualified in session" when they played
+    and were disqualified in a session (not withdrawn yet), "did not play" when they played
+    none."""
+    tables = _check(results)
+    histories = player_histories(tables)
+    listed = {s.name for s in individual_ranking(tables, withdrawn="last")}
+    out: dict[str, str] = {}
+    for player in registered:
+        if player in listed or player in out:
+            continue
+        history = histories.get(player)
+        played = [line for line in history.lines if line.played] if history else []
+        if not played:
+            out[player] = "did not play"
+        elif all(line.substitute for line in played):
+            out[player] = "substitute"
+        else:
+            out[player] = "disqualified in session"
+    return out
 
 
 def withdrawals(results: Iterable[TableResult]) -> dict[str, str]:

@@ -69,6 +69,8 @@ __all__ = [
     "ReportError",
     "SeatCard",
     "SeatLine",
+    "SeatedPlayer",
+    "SeatedTable",
     "find_chromium",
     "highlights",
     "highlights_html",
@@ -81,6 +83,9 @@ __all__ = [
     "score_sheets_html",
     "seat_cards",
     "seat_cards_html",
+    "seat_mark",
+    "seating_html",
+    "session_seating",
 ]
 
 HANDS = 16
@@ -279,6 +284,9 @@ tr.hand td { height: 7.6mm; }
 tr.total td { font-weight: bold; height: 7.2mm; }
 tr.sign td { height: 12mm; }
 tr.sub td { color: #333; font-style: italic; }
+tr.unplayed td { color: #777; background: #f4f4f4; }
+p.ended { text-align: center; margin: -1.5mm 0 2.5mm 0; font-size: 10.5pt; font-weight: bold; }
+p.ended .en { font-weight: normal; }
 .ref { margin-top: 5mm; display: flex; justify-content: space-between; font-size: 10.5pt; }
 .line { display: inline-block; min-width: 55mm; border-bottom: 0.3mm solid #000; }
 .legend { font-size: 7pt; margin-top: 1.5mm; color: #222; }
@@ -286,13 +294,47 @@ section.page + section.page { break-before: page; page-break-before: always; }
 """
 
 
+# On a screen (the web pages serve the sheets and the results): wide tables scroll in their box,
+# never the page, and the small print grows on a phone; the printed page is not changed.
+_SCREEN_CSS = """
+@media screen {
+  body { padding: 2mm; }
+  .scroll { overflow-x: auto; max-width: 100%; }
+  td.note, td.p .m, td.p .w, .legend { font-size: 8pt; }
+  .en { font-size: max(0.85em, 7.5pt); }
+}
+@media screen and (max-width: 48rem) {
+  body { font-size: 10.5pt; }
+  table.sheet { min-width: 40rem; }
+  /* the hand numbers and the row labels stay in view while the players' columns scroll */
+  table.sheet tr > :first-child, table.sheet tr.hand > :nth-child(2),
+  table.sheet thead tr:last-child > :nth-child(2) {
+    position: sticky; left: 0; z-index: 1; background: #fff;
+  }
+  table.sheet tr.hand > :nth-child(2), table.sheet thead tr:last-child > :nth-child(2) {
+    left: 2.7rem;  /* the hand column: 7% of the 40rem table, less its border */
+  }
+  table.sheet th:first-child, table.sheet thead tr:last-child > :nth-child(2) { background: #eee; }
+  table.sheet tr.unplayed > :nth-child(-n+2) { background: #f4f4f4; }
+  table.results, table.teams, table.best, table.fans, table.seating { width: auto; min-width: 100%; }
+  td.note, td.p .m, td.p .w, .legend, p.ended .en { font-size: 8.5pt; }
+  .en { font-size: max(0.85em, 8.5pt); }
+  td.note .nt { max-height: none; }
+  .ref { flex-wrap: wrap; gap: 3mm; }
+  .line { min-width: 40mm; }
+  section.cards { grid-template-columns: 1fr; grid-template-rows: none !important; }
+}
+"""
+
+
 def _page(title: str, body: str, *, page: str = "A4", css: str = "") -> str:
     return (
         "<!DOCTYPE html>\n"
         '<html lang="zh-CN">\n<head>\n<meta charset="utf-8">\n'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
         '<link rel="icon" href="data:,">\n'  # served as a web page too: no /favicon.ico asked
         f"<title>{_e(title)}</title>\n"
-        f"<style>{_CSS % {'page': page}}{css}</style>\n"
+        f"<style>{_CSS % {'page': page}}{css}{_SCREEN_CSS}</style>\n"
         f"</head>\n<body>\n{body}</body>\n</html>\n"
     )
 
@@ -408,6 +450,18 @@ def _sheet(store: Store, tournament: str, session: int, table: int) -> tuple[_Ta
         points = {name: every[(session, name)] for name in players if (session, name) in every}
         ranks = _table_ranks(results, session, table)
 
+    # a session ended before hand 16 (`finish`: 第六条四, 第十二条三(一)): the scores stand as reached
+    status = next((x for x in store.table_status(tournament, session) if x.table == table), None)
+    ended = status.ended if status is not None and not data.has_totals else None
+    played = ended.hands if ended is not None else HANDS
+    stand_ins = {  # 陪打: plays the seat, no place (not a team's 替补 who counts for the team)
+        seat.name
+        for t in session_seating(store, tournament, session)
+        if t.table == table
+        for seat in t.seats
+        if seat.stand_in
+    }
+
     out: list[str] = []
     out.append(
         f'<h1 data-col="tournament">{_e(data.tournament)}</h1>\n'
@@ -415,8 +469,16 @@ def _sheet(store: Store, tournament: str, session: int, table: int) -> tuple[_Ta
         f'第 <b data-col="session">{session}</b> {_label("session", " ")} · '
         f'第 <b data-col="table">{table}</b> {_label("table", " ")}</p>\n'
     )
+    if ended is not None:
+        why = f"（{_e(ended.note)}）" if ended.note else ""
+        out.append(
+            f'<p class="ended" data-col="ended" data-hands="{played}">'
+            f"本局提前结束：共打 <b>{played}</b> 盘（应打 {HANDS} 盘），按已取得的分数计算成绩{why}"
+            f' <span class="en">Session ended early: {played} of {HANDS} hands played,'
+            " scores stand as reached (第六条四)</span></p>\n"
+        )
     out.append(
-        '<table class="sheet">\n<colgroup><col class="c-hand"><col class="c-round">'
+        '<div class="scroll"><table class="sheet">\n<colgroup><col class="c-hand"><col class="c-round">'
         + '<col class="c-player">' * 4
         + '<col class="c-note"></colgroup>\n<thead>\n'
     )
@@ -435,15 +497,16 @@ def _sheet(store: Store, tournament: str, session: int, table: int) -> tuple[_Ta
                 cell = str(person.number)
             elif col == "name":
                 sub = ""
+                pd = f" · {_zh('stand_in')}" if person.name in stand_ins else ""  # 第十二条三(二)
                 if person.replaces is not None:
                     why = (
                         f" {_zh('forfeit')} {TERMS['forfeit'].en.lower()}, {_zh('session_score')} 0"
                         if person.replaces in data.forfeits
                         else ""
                     )
-                    sub = f' <span class="en">({_sub()}, 代 {_e(person.replaces)}{why})</span>'
+                    sub = f' <span class="en">({_sub()}{pd}, 代 {_e(person.replaces)}{why})</span>'
                 elif person.substitute:
-                    sub = f' <span class="en">({_sub()})</span>'
+                    sub = f' <span class="en">({_sub()}{pd})</span>'
                 cell = f'<span class="pn">{_e(person.name)}</span>{sub}'
             else:
                 cell = _e(person.team or DASH)
@@ -461,6 +524,17 @@ def _sheet(store: Store, tournament: str, session: int, table: int) -> tuple[_Ta
     for number in range(HANDS):
         hand = hands.get(number)
         names = seating.seats_at(number)
+        if number >= played:  # after an early end: not played, nothing to fill in
+            out.append(
+                f'<tr class="hand unplayed{" round" if number % 4 == 0 else ""}" '
+                f'data-hand="{number + 1}" data-played="no">'
+                f'<td data-col="hand">{number + 1}</td>'
+                f'<td data-col="round">{WIND_ZH[number // 4]}</td>'
+                + "".join(f'<td data-player="{_e(n)}">{DASH}</td>' for n in players)
+                + '<td class="note" data-col="note">未打 <span class="en">not played</span></td>'
+                "</tr>\n"
+            )
+            continue
         out.append(
             f'<tr class="hand{" round" if number % 4 == 0 else ""}" data-hand="{number + 1}">'
             f'<td data-col="hand">{number + 1}</td>'
@@ -541,7 +615,7 @@ def _sheet(store: Store, tournament: str, session: int, table: int) -> tuple[_Ta
     out.append(f'<tr class="sign"><td colspan="2">{_label("player_signature")}</td>')
     for name in players:
         out.append(f'<td data-player="{_e(name)}" data-col="signature"></td>')
-    out.append("<td></td></tr>\n</tbody>\n</table>\n")
+    out.append("<td></td></tr>\n</tbody>\n</table></div>\n")
     out.append(
         f'<div class="ref"><span>{_label("referee_signature", " ")}: '
         '<span class="line" data-col="referee"></span></span>'
@@ -630,8 +704,11 @@ def _session_cells(history: PlayerHistory | None, sessions: int) -> str:
             if line is None or line.standard_points is None
             else format_points(line.standard_points)
         )
+        mark = ""
+        if line is not None and line.forfeit:  # 自动弃权: 局分 0, not played (第十三条二(一))
+            score, mark = f"{score} {_zh('forfeit')}", ' data-status="forfeit"'
         cells.append(
-            f'<td data-session="{number}" data-col="score">{score}</td>'
+            f'<td data-session="{number}" data-col="score"{mark}>{score}</td>'
             f'<td data-session="{number}" data-col="standard">{points}</td>'
         )
     return "".join(cells)
@@ -653,7 +730,7 @@ def results_table_html(store: Store, tournament: str) -> str:
         f'<h1 data-col="tournament">{_e(registry.name)}</h1>\n'
         f'<p class="sub">{_label("results_table", " ")}</p>\n'
         f"<h2>{_label('individual_ranking', ' ')}</h2>\n"
-        '<table class="results">\n<thead>\n<tr>'
+        '<div class="scroll"><table class="results">\n<thead>\n<tr>'
         f'<th rowspan="2">{_label("rank")}</th>'
         f'<th rowspan="2">{_label("number", short=True)}</th>'
         f'<th rowspan="2">{_label("name")}</th>'
@@ -709,14 +786,15 @@ def results_table_html(store: Store, tournament: str) -> str:
             f'<td data-col="total-standard">{DASH}</td><td data-col="total-score">{DASH}</td>'
             "</tr>\n"
         )
-    out.append("</tbody>\n</table>\n")
+    out.append("</tbody>\n</table></div>\n")
     out.append(
         f'<p class="legend">{_zh("session_score")}: match points of the session (第十条二(一))'
         f" · {_zh('standard_points')}: standard points (第十条二(二)) · order: total standard"
         f" points, then {_zh('match_points')}之和, 单局{_zh('standard_points')}最高,"
         f" 单局{_zh('standard_points')}高分多 (第十一条); 3= a shared place"
         f" · {_zh('substitute')}: substitute, scores count for the table but take no"
-        f" place (第十二条三) · {DASH}: did not play / no standard points</p>\n"
+        f" place (第十二条三) · {_zh('forfeit')}: forfeit, more than 15 minutes late, 局分 0"
+        f" (第十三条二(一)) · {DASH}: did not play / no standard points</p>\n"
     )
     if registry.teams:
         teams = {team: members for team, (_, members) in registry.teams.items()}
@@ -731,7 +809,7 @@ def _teams_html(
     sessions = registry.sessions
     out = [
         f"<h2>{_label('team_ranking', ' ')}</h2>\n"
-        '<table class="teams">\n<thead>\n<tr>'
+        '<div class="scroll"><table class="teams">\n<thead>\n<tr>'
         f"<th>{_label('rank')}</th>"
         f"<th>{_label('team')}</th>"
         f"<th>{_label('members')}</th>"
@@ -777,7 +855,7 @@ def _teams_html(
             f'<td data-col="total-standard">{format_points(standing.standard_points)}</td>'
             f'<td data-col="total-score">{standing.match_points}</td></tr>\n'
         )
-    out.append("</tbody>\n</table>\n")
+    out.append("</tbody>\n</table></div>\n")
     return "".join(out)
 
 
@@ -974,6 +1052,133 @@ def seat_cards_html(store: Store, tournament: str, *, order: str = "number") -> 
             f"\n{chunk}</section>\n"
         )
     return _page(f"{name} — {_zh('seat_card')}", "".join(pages), css=_CARD_CSS)
+
+
+# -- the seating of a session ------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class SeatedPlayer:
+    """A seat of a session's table: ``seat`` 0-3 (E S W N at the first hand). ``stand_in``: a
+    陪打 who plays the seat and takes no place and no standard points (第十二条三(二)): a
+    registered substitute, or anyone playing for an absent player (``plays_for``); a team's
+    替补 whose points count for the team (``Readings.team_substitute`` "counts") is not one."""
+
+    seat: int
+    name: str
+    number: int
+    team: str | None
+    substitute: bool
+    stand_in: bool
+    plays_for: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class SeatedTable:
+    table: int
+    seats: tuple[SeatedPlayer, ...]
+
+
+def session_seating(store: Store, tournament: str, session: int) -> list[SeatedTable]:
+    """The tables of a session by number, their players at E S W N with the 陪打 marked. A
+    missing tournament, or a session not seated, raises ``StoreError``."""
+    counts = store.settings(tournament).readings.team_substitute == "counts"
+    with OrmSession(store.engine) as db:
+        t = _tournament(db, tournament)
+        tables = db.scalars(
+            select(GameTable)
+            .join(TournamentSession)
+            .where(TournamentSession.tournament_id == t.id, TournamentSession.number == session)
+            .order_by(GameTable.number)
+        ).all()
+        if not tables:
+            raise StoreError(
+                f"{tournament!r}: session {session} is not seated (run the draw first)"
+            )
+        out = []
+        for table in tables:
+            seats = []
+            for seat in sorted(table.seats, key=lambda x: x.seat):
+                player = seat.player
+                substitute = player.substitute or seat.replaces is not None
+                team_counts = counts and player.substitute and player.team is not None
+                seats.append(
+                    SeatedPlayer(
+                        seat.seat,
+                        player.name,
+                        player.number,
+                        player.team.name if player.team else None,
+                        substitute,
+                        substitute and not team_counts,
+                        seat.replaces.name if seat.replaces is not None else None,
+                    )
+                )
+            out.append(SeatedTable(table.number, tuple(seats)))
+        return out
+
+
+def seat_mark(seat: SeatedPlayer) -> str:
+    """What a seating list prints after a substitute's name: 陪打 (plays the seat, not ranked,
+    第十二条三(二)) or 替补 (a team's substitute whose points count for the team), and whom they
+    play for; "" for a player."""
+    if not seat.substitute:
+        return ""
+    mark = f"{_zh('stand_in')} substitute" if seat.stand_in else f"{_zh('substitute')} team sub"
+    if seat.plays_for is not None:
+        mark += f" · {_zh('plays_for')} {seat.plays_for}"
+    return mark
+
+
+def seating_html(store: Store, tournament: str, session: int) -> str:
+    """The seating of a session (座位表) to print and post: one row per table, the players at
+    E S W N of the first hand with their number and team; a 陪打 marked (第十二条三(二))."""
+    tables = session_seating(store, tournament, session)
+    with OrmSession(store.engine) as db:
+        name = _tournament(db, tournament).name
+    out = [
+        f'<h1 data-col="tournament">{_e(name)}</h1>\n'
+        f'<p class="sub">座位表 <span class="en">Seating</span> · '
+        f'第 <b data-col="session">{session}</b> {_label("session", " ")}</p>\n'
+        '<div class="scroll"><table class="seating">\n<thead><tr>'
+        f"<th>{_label('table')}</th>"
+        + "".join(
+            f'<th>{WIND_ZH[i]}<br><span class="en">{WIND_EN[i]}</span></th>' for i in range(4)
+        )
+        + "</tr></thead>\n<tbody>\n"
+    ]
+    for table in tables:
+        out.append(f'<tr data-table="{table.table}"><td data-col="table"><b>{table.table}</b></td>')
+        for seat in table.seats:
+            mark = seat_mark(seat)
+            kind = "stand-in" if seat.stand_in else "substitute" if seat.substitute else "player"
+            out.append(
+                f'<td class="name" data-player="{_e(seat.name)}" data-seat="{WIND_EN[seat.seat]}"'
+                f' data-kind="{kind}"><span class="no">{seat.number}</span> '
+                f'<span class="pn">{_e(seat.name)}</span>'
+                + (f'<br><span class="en">{_e(seat.team)}</span>' if seat.team else "")
+                + (f'<br><b class="mark" data-col="mark">{_e(mark)}</b>' if mark else "")
+                + "</td>"
+            )
+        out.append("</tr>\n")
+    out.append(
+        "</tbody>\n</table></div>\n"
+        f'<p class="legend">{"".join(WIND_ZH)}: the seat at hand 1 · {_label("seats_rotate", " ")}'
+        f" (第五条九) · {_zh('stand_in')}: a substitute, plays the seat, the score counts for the"
+        f" table, no place and no {_zh('standard_points')} (第十二条三(二))</p>\n"
+    )
+    css = (
+        # large enough to read on a wall
+        "table.seating td { height: 17mm; font-size: 14pt; }\n"
+        "table.seating td[data-col=table] b { font-size: 20pt; }\n"
+        "table.seating th { font-size: 12pt; }\n"
+        "table.seating td .pn { font-size: 15pt; font-weight: bold; }\n"
+        "table.seating td .no { color: #444; font-size: 11pt; }\n"
+        "table.seating td .en { font-size: 10pt; }\n"
+        "table.seating .mark { font-size: 10.5pt; }\n"
+        "table.seating td[data-kind=stand-in] { background: #f1f1f1; }\n"
+        "p.sub { font-size: 13pt; }\n"
+    )
+    return _page(f"{name} — 座位表 session {session}", "".join(out), css=css)
 
 
 # -- best hands and fan counts ------------------------------------------------------------------

@@ -180,6 +180,7 @@ class PlayerRow:
     country: str | None = None
     first_name: str | None = None  # for the EMA results file (guobiao.tournament.ema)
     last_name: str | None = None
+    captain: bool = False  # the team's captain (队长): ``Team.leader``, as ``add_team(leader=)``
 
 
 @dataclass(frozen=True, slots=True)
@@ -421,6 +422,15 @@ def _truthy(value: object) -> bool:
     return bool(value)
 
 
+def _yes_no(value: object, what: str) -> bool:
+    """``_truthy``, refusing a text that is neither yes nor no (a typo is not a no)."""
+    if isinstance(value, str) and value.strip().lower() not in (
+        ("", "0", "false", "no", "n", "1", "true", "yes", "y", "x", "是")
+    ):
+        raise StoreError(f"{what} {value!r} is not yes/no")
+    return _truthy(value)
+
+
 class Store:
     """A tournament database. Tournaments are named by their (unique) name, players by their
     (unique in the tournament) name, sessions and tables by number from 1, hands from 0 to 15
@@ -595,7 +605,9 @@ class Store:
 
     def add_players(self, tournament: str, rows: Iterable[PlayerRow | Mapping[str, object]]) -> int:
         """Register players (``PlayerRow`` or mappings with number, name, team, substitute, as
-        read from a CSV); all or none. Returns how many were added."""
+        read from a CSV); all or none. Returns how many were added. A ``captain`` becomes their
+        team's leader (队长, as ``add_team(leader=...)``): refused without a team, or for a
+        team that has another captain already (registered, or earlier in ``rows``)."""
         with self._write(f"{tournament!r}: add players") as db:
             t = self._tournament(db, tournament)
             known = self._players(db, t)
@@ -621,6 +633,18 @@ class Store:
                     team = teams.get(row.team)
                     if team is None:
                         raise StoreError(f"{tournament!r}: {row.name!r}: no team {row.team!r}")
+                if row.captain:
+                    if team is None:
+                        raise StoreError(
+                            f"{tournament!r}: {row.name!r} is a captain of no team: a captain "
+                            "needs a team"
+                        )
+                    if team.leader and team.leader != row.name:
+                        raise StoreError(
+                            f"{tournament!r}: team {team.name!r} already has a captain, "
+                            f"{team.leader!r}: {row.name!r} cannot be one too"
+                        )
+                    team.leader = row.name
                 player = Player(
                     tournament_id=t.id,
                     number=row.number,
@@ -665,6 +689,7 @@ class Store:
             str(country) if country else None,
             str(first) if first else None,
             str(last) if last else None,
+            _yes_no(raw.get("captain"), f"player row {line}: captain"),
         )
 
     def save_schedule(self, tournament: str, schedule: Schedule) -> None:

@@ -221,14 +221,28 @@ _CSV_ALIASES = {
     "ema_number": "ema_id",
     "ema": "ema_id",
     "nationality": "country",
+    "leader": "captain",
+    "队长": "captain",
 }
 """Other spellings of the players CSV's optional columns (after lower case, spaces and hyphens
 to ``_``): ``First name``, ``Surname``, ``EMA number``, ``Nationality`` …"""
 
-_CSV_COLUMNS = "number,name[,team,substitute,ema_id,country,first_name,last_name]"
+_CSV_COLUMNS = "number,name[,team,substitute,captain,ema_id,country,first_name,last_name]"
 _CSV_KNOWN: Final = frozenset(
-    ("number", "name", "team", "substitute", "ema_id", "country", "first_name", "last_name")
+    (
+        "number",
+        "name",
+        "team",
+        "substitute",
+        "captain",
+        "ema_id",
+        "country",
+        "first_name",
+        "last_name",
+    )
 )
+_YES: Final = ("1", "true", "yes", "y", "x", "是")
+_NO: Final = ("", "0", "false", "no", "n")
 
 
 def _fold(name: str) -> str:
@@ -293,21 +307,41 @@ def _read_csv(path: Path) -> list[tuple[int, PlayerRow]]:
             _fail(f"{path}: line {line}: the number {number_text!r} is not a positive integer")
         if not name:
             _fail(f"{path}: line {line}: no name")
-        if sub_text not in ("", "0", "1", "true", "false", "yes", "no", "y", "n", "x", "是"):
+        captain_text = (raw.get("captain") or "").strip().lower()
+        if sub_text not in _YES + _NO:
             _fail(f"{path}: line {line}: substitute {sub_text!r} is not yes/no")
-        substitute = sub_text in ("1", "true", "yes", "y", "x", "是")
+        substitute = sub_text in _YES
         if substitute and team is None:
             _fail(f"{path}: line {line}: a substitute belongs to a team")
+        if captain_text not in _YES + _NO:
+            _fail(
+                f"{path}: line {line}: captain {captain_text!r} is not yes/no "
+                "(yes, true, 1 for the team's captain; no, false, 0 or empty otherwise)"
+            )
+        captain = captain_text in _YES
+        if captain and team is None:
+            _fail(f"{path}: line {line}: a captain (队长) leads a team: give the team")
         ema_id = (raw.get("ema_id") or "").strip() or None
         country = (raw.get("country") or "").strip() or None
         out.append(
             (
                 line,
-                PlayerRow(int(number_text), name, team, substitute, ema_id, country, first, last),
+                PlayerRow(
+                    int(number_text), name, team, substitute, ema_id, country, first, last, captain
+                ),
             )
         )
     if not out:
         _fail(f"{path}: no players")
+    captains: dict[str, int] = {}  # one captain a team (队长)
+    for line, row in out:
+        if row.captain and row.team is not None:
+            if row.team in captains:
+                _fail(
+                    f"{path}: line {line}: team {row.team!r} has its captain on line "
+                    f"{captains[row.team]} already (one captain a team)"
+                )
+            captains[row.team] = line
     return out
 
 
@@ -322,11 +356,12 @@ def _read_csv(path: Path) -> list[tuple[int, PlayerRow]]:
 )
 @DB_OPTION
 def players(name: str, file: Path, after_draw: bool, url: str) -> None:
-    """Register players from FILE (CSV: number,name,team,substitute,ema_id,country,first_name,
-    last_name); all rows or none. Only number and name are required (or first_name and
-    last_name for name: it is then "first last").
+    """Register players from FILE (CSV: number,name,team,substitute,captain,ema_id,country,
+    first_name,last_name); all rows or none. Only number and name are required (or first_name
+    and last_name for name: it is then "first last").
 
-    Teams named in the file are created. A team has at most 4 players and 1 substitute.
+    Teams named in the file are created. A team has at most 4 players and 1 substitute, and
+    one captain (队长: captain yes/true/1), who leads it on the results table.
     ema_id, country, first_name and last_name go into the EMA results file (`ema`,
     `standings --ema`); without first_name and last_name the name is split (Western order,
     "Last, First", a surname in CAPITALS first, or a Chinese name's surname first).
@@ -780,30 +815,6 @@ def withdraw(
         )
 
 
-@tournament.command()
-@click.argument("name")
-@click.option("--session", type=int, required=True, help="Session number, from 1.")
-@DB_OPTION
-def seating(name: str, session: int, url: str) -> None:
-    """The tables of a session with the players at E S W N (the seats of the first hand)."""
-    with _store(url) as store:
-        info = _info(store, name)
-        if not 1 <= session <= info.sessions:
-            _fail(f"{name!r} has sessions 1-{info.sessions}, not {session}")
-        tables = _seating(store, name, session)
-    table = Table(title=f"{name}: session {session}", show_header=True, header_style="bold")
-    table.add_column("Table", justify="right")
-    for wind in ("E 东", "S 南", "W 西", "N 北"):
-        table.add_column(wind)
-    for number, seats in tables:
-        cells = []
-        for player in seats:
-            pnumber, team, _ = info.players[player]
-            cells.append(f"{pnumber} {player}" + (f" ({team})" if team else ""))
-        table.add_row(str(number), *cells)
-    _console().print(table)
-
-
 @tournament.command(context_settings={"ignore_unknown_options": True})
 @click.argument("name")
 @click.option("--session", type=int, required=True, help="Session number, from 1.")
@@ -908,7 +919,37 @@ def _standing_json(s: Standing, team: str | None, teams: bool) -> dict[str, Any]
         "sessions": len(s.session_points),
         "partial": bool(s.partial),  # counts a table entered only in part (status: partial)
     }
+    if not teams:
+        out["status"] = "ranked"
     return out
+
+
+def _unranked_json(name: str, team: str | None, status: str, s: Standing | None) -> dict[str, Any]:
+    """A registered player listed after the ranked ones, with no place: ``status`` is why
+    (withdrawn, disqualified: ``Standing.withdrawn``; substitute, disqualified in session, did
+    not play: ``not_ranked``)."""
+    return {
+        "rank": None,
+        "tied": False,
+        "name": name,
+        "team": team,
+        "standard_points": str(s.standard_points) if s else None,
+        "match_points": s.match_points if s else None,
+        "best_session": str(s.best_session) if s else None,
+        "sessions": len(s.session_points) if s else 0,
+        "partial": bool(s.partial) if s else False,
+        "status": status,
+    }
+
+
+_UNRANKED_LABELS = {
+    "withdrawn": "withdrawn",
+    "disqualified": "disqualified",
+    "substitute": "substitute only",
+    "disqualified in session": "disqualified in session",
+    "did not play": "did not play",
+}
+"""How the terminal table marks a registered player with no place (``status`` in the exports)."""
 
 
 def _partial_tables(statuses: list[TableStatus]) -> list[dict[str, Any]]:
@@ -938,8 +979,10 @@ def standings(
 ) -> None:
     """The individual (or --teams) ranking by 第十一条: standard points, then match points,
     best session, high sessions; ``3=`` marks a shared rank. Exports keep exact fractions
-    (``15/2``)."""
-    from guobiao.tournament.ranking import individual_ranking, team_ranking
+    (``15/2``). Every registered player is listed: after the ranked ones, with no place, who
+    left the tournament and who is not ranked (did not play, a substitute only), each with why
+    (``status``; the terminal: ``—`` and the reason)."""
+    from guobiao.tournament.ranking import individual_ranking, not_ranked, team_ranking
 
     if csv_path is not None and json_path is not None:
         _fail("give --csv or --json, not both")
@@ -950,6 +993,8 @@ def standings(
         results = store.table_results(name)
         partial = _partial_tables(store.table_status(name))
     team_of = {p: v[1] for p, v in info.players.items()}
+    # every registered player is listed: who left, then the others not ranked, no place each
+    after: list[tuple[str, str, Standing | None]] = []
     if by_team:
         members: dict[str, list[str]] = {}
         for player, (_, team, _) in info.players.items():
@@ -960,10 +1005,26 @@ def standings(
         ranking = team_ranking(results, members)
     else:
         ranking = individual_ranking(results)
+        after = [
+            (s.name, s.withdrawn, s)
+            for s in individual_ranking(results, withdrawn="last")
+            if s.withdrawn is not None
+        ]
+        after += [(p, why, None) for p, why in not_ranked(results, info.players).items()]
     rows = [_standing_json(s, team_of.get(s.name), by_team) for s in ranking]
+    rows += [_unranked_json(p, team_of.get(p), why, s) for p, why, s in after]
     if not by_team:  # the EMA (MERS) fields in every individual export
-        for row, ema in zip(rows, ema_rows(ranking, info), strict=True):
-            row |= {k: ema[k] for k in ("number", "ema_id", "country", "base_rank")}
+        ema = {row["name"]: row for row in ema_rows(ranking, info)}
+        for row in rows:
+            number, _, _ = info.players.get(row["name"], (None, None, False))
+            ema_id, country = info.ema.get(row["name"], (None, None))
+            listed = ema.get(row["name"])
+            row |= {
+                "number": number,
+                "ema_id": ema_id or "",
+                "country": country or "",
+                "base_rank": listed["base_rank"] if listed else None,
+            }
     if csv_path is not None or json_path is not None:
         target = csv_path if csv_path is not None else json_path
         assert target is not None
@@ -1008,19 +1069,23 @@ def standings(
             str(s.match_points),
             format_points(s.best_session),
         )
-    if not by_team:  # who left: no place, listed apart (docs/rules.md §19)
-        for s in individual_ranking(results, withdrawn="last"):
-            if s.withdrawn is not None:
-                table.add_row(
-                    "—",
-                    f"{s.name} ({s.withdrawn})",
-                    team_of.get(s.name) or "",
-                    format_points(s.standard_points),
-                    str(s.match_points),
-                    format_points(s.best_session),
-                )
+    # who left, then who is not ranked: no place (docs/rules.md §19, 第十二条三(二))
+    for player, why, found in after:
+        table.add_row(
+            "—",
+            f"{player} ({_UNRANKED_LABELS.get(why, why)})",
+            team_of.get(player) or "",
+            format_points(found.standard_points) if found else "—",
+            str(found.match_points) if found else "—",
+            format_points(found.best_session) if found else "—",
+        )
     console = _console()
     console.print(table)
+    if after:
+        console.print(
+            "— not ranked, no place: left the tournament, played only as a substitute (第十二条三"
+            "(二)), or did not play a ranked session."
+        )
     if not results:
         console.print("No results entered yet.")
     if partial:  # ranked as they stand, not as finished (`guobiao tournament status`)

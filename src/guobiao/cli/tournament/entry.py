@@ -44,6 +44,7 @@ from guobiao.tournament.queries import read_seating as _seating
 from guobiao.tournament.seating import Table as SeatingTable
 
 if TYPE_CHECKING:
+    from guobiao.tournament.ranking import HistoryLine
     from guobiao.tournament.store import AuditLine, HandEntry, RecordedHand, Store, TableStatus
 
 __all__ = ["ENTRY_COMMANDS", "HANDS_COLUMNS", "author", "parse_fans", "parse_penalty", "seat_of"]
@@ -878,13 +879,30 @@ def penalties(name: str, csv_path: Path | None, url: str) -> None:
         console.print("No penalties.")
 
 
+def _history_status(line: HistoryLine) -> str:
+    """A history line's status: absent, forfeit (自动弃权, 局分 0, 第十三条二(一): ranked, not
+    played), substitute, disqualified or played."""
+    if line.absent:
+        return "absent"
+    if line.forfeit:
+        return "forfeit"
+    if line.substitute:
+        return "substitute"
+    return "disqualified" if line.disqualified else "played"
+
+
+_STATUS_SHOWN = {"forfeit": f"{TERMS['forfeit'].zh} forfeit"}
+"""A status as the terminal shows it, where the sheets' term says more (弃权 forfeit)."""
+
+
 @click.command()
 @click.argument("name")
 @click.argument("player")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of a table.")
 @DB_OPTION
 def history(name: str, player: str, as_json: bool, url: str) -> None:
-    """One player's sessions: table, seat, 局分, standard points; byes, absences, substitutes."""
+    """One player's sessions: table, seat, 局分, standard points; byes, absences, substitutes,
+    forfeits (弃权, 第十三条二(一))."""
     from guobiao.tournament.ranking import player_histories
     from guobiao.tournament.store import no_player
 
@@ -901,13 +919,7 @@ def history(name: str, player: str, as_json: bool, url: str) -> None:
             "seat": WINDS[line.seat] if line.seat is not None else None,
             "score": line.score,
             "standard_points": None if line.standard_points is None else str(line.standard_points),
-            "status": "absent"
-            if line.absent
-            else "substitute"
-            if line.substitute
-            else "disqualified"
-            if line.disqualified
-            else "played",
+            "status": _history_status(line),
         }
         for line in lines
     ]
@@ -933,14 +945,16 @@ def history(name: str, player: str, as_json: bool, url: str) -> None:
             str(row["seat"] or "—"),
             "—" if line.score is None else str(line.score),
             "—" if line.standard_points is None else format_points(line.standard_points),
-            str(row["status"]),
+            _STATUS_SHOWN.get(str(row["status"]), str(row["status"])),
         )
     console = _console()
     console.print(table)
     if found is not None:
+        forfeits = sum(line.forfeit for line in found.lines)
         console.print(
             f"Total: {format_points(found.standard_points)} standard points, "
-            f"{found.match_points} match points over {found.sessions_played} ranked session(s)."
+            f"{found.match_points} match points over {found.sessions_played} ranked session(s)"
+            + (f", {forfeits} forfeited (局分 0)." if forfeits else ".")
         )
     else:
         console.print("No sessions entered yet.")

@@ -1,5 +1,5 @@
-"""``guobiao tournament sheet | results | cards | highlights | ema``: the printable papers (issue 4,
-item 5; issue 13, point 7).
+"""``guobiao tournament seating | sheet | results | cards | highlights | ema``: the printable papers
+(issue 4, item 5; issue 13, point 7).
 
 The 记分表 of a table (or of every table of a session), the 比赛成绩统计表, the players' seat cards
 and the best hands and fan counts, as A4 HTML or as PDF printed by headless Chromium
@@ -19,7 +19,7 @@ from guobiao.cli.tournament.common import open_cli_store as _store
 from guobiao.cli.util import fail as _fail
 
 if TYPE_CHECKING:
-    from guobiao.tournament.reports import Highlights
+    from guobiao.tournament.reports import Highlights, SeatedTable
 
 __all__ = ["PAPER_COMMANDS"]
 
@@ -44,6 +44,121 @@ def _deliver(html: str, html_path: Path | None, pdf_path: Path | None, what: str
         click.echo(f"Wrote {what} to {html_path}.", err=True)
     else:
         click.echo(html, nl=False)
+
+
+SEATING_COLUMNS = (
+    "session",
+    "table",
+    "seat",
+    "number",
+    "name",
+    "team",
+    "substitute",
+    "ranked",
+    "plays_for",
+)
+"""The columns of ``seating --csv``: one row per seat; ``seat`` E S W N at the first hand,
+``substitute`` and ``ranked`` yes/no (a 陪打 is a substitute not ranked, 第十二条三(二))."""
+
+
+@click.command()
+@click.argument("name")
+@click.option("--session", type=int, required=True, help="Session number, from 1.")
+@output_option("--html", "html_path", "the seating as an HTML page to print and post")
+@output_option("--pdf", "pdf_path", "the seating as PDF, printed by headless Chromium")
+@output_option("--csv", "csv_path", "the seating as CSV, one row per seat (for a spreadsheet)")
+@DB_OPTION
+def seating(
+    name: str,
+    session: int,
+    html_path: Path | None,
+    pdf_path: Path | None,
+    csv_path: Path | None,
+    url: str,
+) -> None:
+    """The tables of a session with the players at E S W N (the seats of the first hand); a
+    substitute who plays a seat and is not ranked is marked 陪打 (第十二条三(二)).
+
+    \b
+    Examples:
+      guobiao tournament seating club --session 1
+      guobiao tournament seating club --session 1 --html seating1.html --csv seating1.csv
+    """
+    from guobiao.tournament.queries import read_info
+    from guobiao.tournament.reports import seating_html, session_seating
+
+    if html_path is not None and pdf_path is not None:
+        _fail("give --html or --pdf, not both")
+    with _store(url) as store:
+        info = read_info(store, name)
+        if not 1 <= session <= info.sessions:
+            _fail(f"{name!r} has sessions 1-{info.sessions}, not {session}")
+        tables = session_seating(store, name, session)
+        page = seating_html(store, name, session) if html_path or pdf_path else ""
+    _print_seating(name, session, tables)
+    if csv_path is not None:
+        _write_seating_csv(csv_path, session, tables)
+        click.echo(f"Wrote the seating of session {session} to {csv_path}.", err=True)
+    if page:
+        _deliver(page, html_path, pdf_path, f"the seating of session {session}")
+
+
+def _print_seating(name: str, session: int, tables: list[SeatedTable]) -> None:
+    from rich.markup import escape
+    from rich.table import Table
+
+    from guobiao.cli.util import console as _console
+    from guobiao.tournament.reports import seat_mark
+
+    table = Table(title=f"{name}: session {session}", show_header=True, header_style="bold")
+    table.add_column("Table", justify="right")
+    for wind in ("E 东", "S 南", "W 西", "N 北"):
+        table.add_column(wind, overflow="fold")
+    for row in tables:
+        cells = []
+        for seat in row.seats:
+            cell = f"{seat.number} {escape(seat.name)}" + (
+                f" ({escape(seat.team)})" if seat.team else ""
+            )
+            mark = seat_mark(seat)
+            if mark:
+                cell += f"\n[bold]{escape(mark)}[/bold]"
+            cells.append(cell)
+        table.add_row(str(row.table), *cells)
+    _console().print(table)
+    if any(s.stand_in for row in tables for s in row.seats):
+        click.echo(
+            "陪打: a substitute plays the seat; the score counts for the table, "
+            "no place and no standard points (第十二条三(二))."
+        )
+
+
+def _write_seating_csv(path: Path, session: int, tables: list[SeatedTable]) -> None:
+    import csv
+
+    from guobiao.cli.tournament.common import WINDS
+
+    try:
+        with path.open("w", newline="", encoding="utf-8") as handle:
+            writer = csv.writer(handle)
+            writer.writerow(SEATING_COLUMNS)
+            for row in tables:
+                for seat in row.seats:
+                    writer.writerow(
+                        (
+                            session,
+                            row.table,
+                            WINDS[seat.seat],
+                            seat.number,
+                            seat.name,
+                            seat.team or "",
+                            "yes" if seat.substitute else "no",
+                            "no" if seat.stand_in else "yes",
+                            seat.plays_for or "",
+                        )
+                    )
+    except OSError as err:
+        _fail(f"cannot write {path}: {err.strerror}")
 
 
 @click.command()
@@ -264,4 +379,5 @@ def ema(name: str, csv_path: Path | None, url: str) -> None:
         click.echo(f"note: {name!r} has no ranked player yet.", err=True)
 
 
-PAPER_COMMANDS = (sheet, results, cards, highlights, ema)
+# ``seating`` replaces the plain one commands.py registered first (a group keeps the last added)
+PAPER_COMMANDS = (seating, sheet, results, cards, highlights, ema)

@@ -38,7 +38,8 @@ function seatingPages(seating) {
       el("div", {class: "p-table-no"}, `${t.table}`),
       el("ol", {class: "p-seats"}, t.seats.map((s) => el("li", {},
         el("span", {class: "wind"}, WIND_LABELS[s.wind]), " ", s.name,
-        s.score !== null && s.score !== undefined ? el("span", {class: "num"}, ` ${s.score}`) : null)))))),
+        s.score !== null && s.score !== undefined ? el("span", {class: "num"}, ` ${s.score}`) : null,
+        s.substitute ? " " : null, seatMark(s))))))),
   }));
 }
 

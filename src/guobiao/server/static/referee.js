@@ -21,10 +21,28 @@ async function post(path, body) {
   const data = await res.json().catch(() => ({}));
   if (!res.ok) {
     const d = data.detail;
-    throw serverError(d && typeof d === "object" && !Array.isArray(d) ? d
-      : {code: res.status === 422 ? "bad_request" : undefined, message: String(d || res.status)}, res.status);
+    let msg = d && typeof d === "object" && !Array.isArray(d) ? d
+      : {code: res.status === 422 ? "bad_request" : undefined, message: String(d || res.status)};
+    const p = msg.params || {};
+    if (msg.code === "bad_request" && p.seat && p.field) {  // the server's check of one field
+      markInvalid(p.field === "deductions" ? "deduction" : "score", p.seat);
+      const range = Number.isInteger(p.min) && Number.isInteger(p.max) ? ` (${p.min} … ${p.max})` : "";
+      msg = {message: `${WIND_LABELS[p.seat] || p.seat}: ${badNumberText(p.field === "deductions")}${range}`};
+    }
+    throw serverError(msg, res.status);
   }
   return data;
+}
+
+function badNumberText(deduction) {
+  return deduction ? `${term("deduction", "zh")}须为整数 a deduction is a whole number (0 or more)`
+    : `${term("session_score", "zh")}须为整数 a score is a whole number`;
+}
+
+// A field the server refused: marked as the page marks its own typos.
+function markInvalid(kind, wind) {
+  const input = document.querySelector(`input.${kind}[name="${kind}-${wind}"]`);
+  if (input) setInvalid(input, true);
 }
 
 function showLoggedIn() {
@@ -40,32 +58,57 @@ function currentTable() {
   return TABLES.find((t) => t.table === n) || null;
 }
 
+// A whole number as typed (a score may be negative, a deduction not); null when it is not one
+// ("1O0", "12a", "5.5"); an empty deduction is 0, an empty score null (not typed yet).
 function numberOf(input) {
   const v = input.value.trim();
-  return /^-?\d+$/.test(v) ? Number(v) : null;
+  const deduction = input.classList.contains("deduction");
+  if (!v) return deduction ? 0 : null;
+  return (deduction ? /^\d+$/ : /^-?\d+$/).test(v) ? Number(v) : null;
+}
+
+// Whether a field holds something that is not a whole number: marked for the eye (red border)
+// and for a screen reader (aria-invalid, the message tied by aria-describedby).
+function isTypo(input) {
+  return input.value.trim() !== "" && numberOf(input) === null;
+}
+
+function setInvalid(input, bad) {
+  input.classList.toggle("invalid", bad);
+  if (bad) {
+    input.setAttribute("aria-invalid", "true");
+    input.setAttribute("aria-describedby", "entry-invalid");
+  } else {
+    input.removeAttribute("aria-invalid");
+    input.removeAttribute("aria-describedby");
+  }
 }
 
 function check(event) {
   if (event) DIRTY = true;
   const t = currentTable();
-  if (!t || !SUMMARY) { $("save").disabled = true; return; }
+  if (!t || !SUMMARY) { $("save").disabled = true; fill($("entry-invalid")); return false; }
+  const inputs = [...document.querySelectorAll("input.score, input.deduction")];
+  const typos = inputs.filter(isTypo);
+  inputs.forEach((i) => setInvalid(i, typos.includes(i)));
+  fill($("entry-invalid"), typos.map((i) => el("span", {class: "bad-field", "data-field": i.name},
+    `✗ ${WIND_LABELS[i.name.split("-")[1]]} 「${i.value.trim()}」: ${badNumberText(i.classList.contains("deduction"))}`)));
   const scores = [...document.querySelectorAll("input.score")].map(numberOf);
-  const deducted = [...document.querySelectorAll("input.deduction")].map((i) => numberOf(i) ?? (i.value.trim() ? NaN : 0));
+  const deducted = [...document.querySelectorAll("input.deduction")].map(numberOf);
   const expected = 4 * SUMMARY.starting_points - deducted.reduce((a, b) => a + (b || 0), 0);
   const sum = scores.reduce((a, b) => a + (b ?? 0), 0);
   $("sum").textContent = sum;
   $("expected").textContent = expected;
   const complete = scores.every((s) => s !== null);
-  const badDeduction = deducted.some((d) => Number.isNaN(d) || d < 0);
   let state = "";
   if (t.source === "hands") state = "已按盘录入：请用 guobiao tournament hand 更正 entered hand by hand: correct it with guobiao tournament hand";
-  else if (badDeduction) state = `✗ ${term("deduction", "zh")}须为正整数 a deduction is a positive whole number`;
+  else if (typos.length) state = "✗";
   else if (!complete) state = "";
   else if (sum !== expected) state = `✗ ${sum - expected > 0 ? "+" : ""}${sum - expected}`;
   else state = "✓";
   $("sum-state").textContent = state;
   $("sum-state").className = state.startsWith("✓") ? "ok" : "error";
-  const ok = complete && !badDeduction && sum === expected && t.source !== "hands";
+  const ok = !typos.length && complete && sum === expected && t.source !== "hands";
   $("save").disabled = !ok;
   if (ok) fill($("entry-error"));
   $("entry").dataset.valid = ok ? "yes" : "no";
@@ -81,13 +124,15 @@ function showTable() {
     ? (t.source === "hands" ? "已按盘录入 Entered hand by hand" : "已录入 — 更正 Entered: saving corrects it (audit trail)")
     : "未录入 Not entered yet";
   $("save").textContent = t.entered ? "更正 Correct" : "保存 Save";
-  fill($("entry-rows"), t.seats.map((s) => el("tr", {},
+  fill($("entry-rows"), t.seats.flatMap((s) => [el("tr", {},
     el("th", {class: "wind"}, WIND_LABELS[s.wind]),
     el("td", {class: "name"}, s.name),
     el("td", {}, el("input", {class: "score", name: `score-${s.wind}`, inputmode: "numeric", pattern: "-?[0-9]*",
       autocomplete: "off", value: s.score ?? "", "aria-label": `score ${s.wind}`, oninput: check})),
     el("td", {}, el("input", {class: "deduction", name: `deduction-${s.wind}`, inputmode: "numeric", pattern: "[0-9]*",
-      autocomplete: "off", value: t.deductions[s.wind] || "", placeholder: "0", "aria-label": `deduction ${s.wind}`, oninput: check})))));
+      autocomplete: "off", value: t.deductions[s.wind] || "", placeholder: "0", "aria-label": `deduction ${s.wind}`, oninput: check}))),
+    // a substitute: 陪打 (plays the seat, not ranked, 第十二条三(二)), on a line of its own
+    s.substitute ? el("tr", {class: "mark-row"}, el("td"), el("td", {colspan: 3}, seatMark(s))) : null]));
   check();
 }
 
@@ -146,14 +191,20 @@ $("entry").addEventListener("submit", async (e) => {
   fill($("entry-error"));
   fill($("entry-ok"));
   if (!check()) {
-    $("entry-error").textContent = `${term("session_score", "zh")}合计须为 ${$("expected").textContent} The scores must sum to ${$("expected").textContent}.`;
+    const typo = document.querySelector("#entry input[aria-invalid=true]");
+    if (typo) {  // nothing is sent while a field is not a number
+      $("entry-error").textContent = "请先改正标红的数字 Correct the numbers marked in red first.";
+      typo.focus();
+    } else {
+      $("entry-error").textContent = `${term("session_score", "zh")}合计须为 ${$("expected").textContent} The scores must sum to ${$("expected").textContent}.`;
+    }
     return;
   }
   const t = currentTable();
   const scores = {};
   const deductions = {};
   document.querySelectorAll("input.score").forEach((i) => { scores[i.name.slice(6)] = numberOf(i); });
-  document.querySelectorAll("input.deduction").forEach((i) => { deductions[i.name.slice(10)] = numberOf(i) || 0; });
+  document.querySelectorAll("input.deduction").forEach((i) => { deductions[i.name.slice(10)] = numberOf(i); });
   try {
     await post(tApi(NAME, "results"), {
       session: Number($("session").value), table: t.table, scores, deductions,

@@ -85,3 +85,14 @@ function makeCountdown(render) {
 }
 
 const WIND_LABELS = Object.fromEntries(GLOSSARY_DATA.winds.map((w) => [GLOSSARY_DATA.terms[w].short, both(w, true)]));
+
+// The mark after a substitute's name wherever a table's seats are listed: 陪打 plays the seat and
+// takes no place and no standard points (第十二条三(二)); a team's 替补 whose points count for the
+// team (the team_substitute reading); and whom they play for. null for a player.
+function seatMark(s) {
+  if (!s.substitute) return null;
+  const what = s.stand_in ? `${term("stand_in", "zh")} substitute` : `${term("substitute", "zh")} team sub`;
+  return el("span", {class: "stand-in", "data-mark": s.stand_in ? "stand-in" : "substitute",
+    title: s.stand_in ? "陪打：不计名次和标准分 plays the seat, not ranked" : null},
+    what + (s.plays_for ? ` · ${term("plays_for", "zh")} ${s.plays_for}` : ""));
+}

@@ -6,6 +6,15 @@ const NAME = tournamentName();
 let SUMMARY = null;
 let SESSION = null;
 
+// why a registered player has no place (the standings' ``status``; 第十二条三(二), 第十三条四)
+const UNRANKED = {
+  "withdrawn": "退出 withdrawn",
+  "disqualified": "取消资格 disqualified",
+  "substitute": "陪打 substitute only",
+  "disqualified in session": "取消本局成绩 disqualified in session",
+  "did not play": "未参赛 did not play",
+};
+
 function standingsRows(rows) {
   const head = el("tr", {},
     el("th", {}, heading("rank")),
@@ -15,9 +24,10 @@ function standingsRows(rows) {
     el("th", {class: "num"}, heading("match_points", true)),
     ...(SUMMARY ? Array.from({length: SUMMARY.sessions}, (_, i) => el("th", {class: "num wide-only"},
       `第${i + 1}${term("session", "zh")}`, el("br"), el("span", {class: "en"}, `${GLOSSARY_DATA.terms.session.short}${i + 1}`))) : []));
-  const body = rows.map((r) => el("tr", {"data-player": r.name},
+  const body = rows.map((r) => el("tr", {"data-player": r.name, class: r.status && r.status !== "ranked" ? "unranked" : ""},
     el("td", {class: "rank", title: r.partial ? "部分成绩，未完成 partial results, not final" : null}, r.rank + (r.partial ? "*" : "")),
-    el("td", {class: "name"}, r.name),
+    el("td", {class: "name"}, r.name, r.status && r.status !== "ranked"
+      ? el("span", {class: "muted unranked-why"}, " (" + (UNRANKED[r.status] || r.status) + ")") : null),
     el("td", {class: "muted"}, r.team || "—"),
     el("td", {class: "num strong"}, r.standard),
     el("td", {class: "num"}, r.match),
@@ -42,7 +52,7 @@ function tableCard(session, t) {
       el("a", {href: tUrl(NAME, "sheet", session, t.table)}, both("score_sheet"))),
     el("table", {class: "seats"}, el("tbody", {}, t.seats.map((s) => el("tr", {},
       el("td", {class: "wind"}, WIND_LABELS[s.wind]),
-      el("td", {class: "name"}, s.name),
+      el("td", {class: "name"}, s.name, s.substitute ? " " : null, seatMark(s)),
       el("td", {class: "num"}, s.score ?? "")))))
   );
 }
@@ -65,7 +75,8 @@ async function refresh() {
     if (SESSION === null) SESSION = SUMMARY.current;
     if (SESSION !== null) select.value = String(SESSION);
     const ind = document.getElementById("individual");
-    fill(ind, standings.individual.length ? standingsRows(standings.individual)
+    // before any result, no roster of players who "did not play": the note alone
+    fill(ind, standings.individual.some((r) => r.status === "ranked") ? standingsRows(standings.individual)
       : [el("tbody", {}, el("tr", {}, el("td", {class: "muted"}, "还没有成绩 No results yet.")))]);
     const teams = document.getElementById("teams");
     teams.hidden = !standings.teams.length;
