@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -94,3 +95,120 @@ def test_example(hand_line: str, words: str, profile: str, expected: str) -> Non
     fans, total = _expected(expected)
     assert {f.fan.zh: f.count for f in result.fans} == fans
     assert result.total == total
+
+
+# -- the command lines of the docs this project's command line owns run as written -------------
+
+ROOT = DOC.parents[1]
+
+
+def _doc_commands(name: str) -> list[str]:
+    """Every ``guobiao ...`` line of the doc's ```sh and ```text blocks, comments cut."""
+    text = (ROOT / "docs" / name).read_text(encoding="utf-8")
+    blocks = re.findall(r"```(?:sh|text)\n(.*?)```", text, flags=re.S)
+    return [
+        line.split("  #")[0].strip()
+        for body in blocks
+        for line in body.splitlines()
+        if line.startswith("guobiao ")
+    ]
+
+
+def _smaller(words: list[str]) -> list[str]:
+    """The same command with fewer sessions or deals (what it does is checked, not its size)."""
+    out = list(words)
+    for flag, value in (("--deals", "1"), ("-n", "2")):
+        if flag in out:
+            out[out.index(flag) + 1] = value
+    if out[0] == "arena" and "--deals" not in out:
+        out += ["--deals", "1"]
+    if out[0] == "simulate":
+        out += ["--hands", "2"]
+    return out
+
+
+def _run_in(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Any:
+    import os
+    import sys
+
+    from click.testing import CliRunner
+
+    from guobiao.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    # `cmd:guobiao botzone-bot ...` finds the guobiao of this environment
+    monkeypatch.setenv("PATH", f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}")
+    runner = CliRunner()
+
+    def run(words: list[str], stdin: str | None = None) -> Any:
+        result = runner.invoke(main, words, input=stdin)
+        assert result.exit_code == 0, (words, result.output[-2000:])
+        assert "Traceback" not in result.output
+        return result
+
+    return run
+
+
+def test_the_arena_doc_commands_run_in_order(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """docs/arena.md: its runs (a deal each), then the replays of the logs the third one wrote."""
+    import shlex
+
+    run = _run_in(tmp_path, monkeypatch)
+    commands = _doc_commands("arena.md")
+    assert len(commands) == 5
+    for command in commands:
+        words = _smaller(shlex.split(command)[1:])
+        result = run(words)
+        if words[0] == "replay":
+            assert "every action, settlement and score matches" in result.output
+        else:
+            assert "Forfeit" in result.output and "Mean ±95%" in result.output
+            rows = [line for line in result.output.splitlines() if line.startswith("│ ")]
+            assert len(rows) == 4 and all(row.endswith(" 0 │") for row in rows)  # no forfeit
+
+
+def test_the_botzone_doc_commands_answer_a_first_turn(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import shlex
+
+    run = _run_in(tmp_path, monkeypatch)
+    commands = _doc_commands("botzone.md")
+    assert len(commands) == 3
+    for command in commands:
+        words = shlex.split(command)[1:]
+        if "simple" in words:
+            assert run(words, "1\n0 1 0\n").output == "PASS\n"
+        else:
+            out = run(words, '{"requests":["0 1 0"],"responses":[]}\n').output
+            assert '{"response": "PASS"}' in out
+
+
+def test_the_distributed_doc_commands_give_the_same_results(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """docs/distributed.md: one process and two give the same summary (Ray's lines need Ray)."""
+    import shlex
+
+    run = _run_in(tmp_path, monkeypatch)
+    commands = [c for c in _doc_commands("distributed.md") if "--ray-address" not in c]
+    assert len(commands) == 2
+    outputs = []
+    for command in commands:
+        out = run(_smaller(shlex.split(command)[1:])).output
+        outputs.append(re.sub(r"\d+ hands/s", "", out))
+    assert outputs[0] == outputs[1] and "2 sessions, 4 hands" in outputs[0]
+
+
+@pytest.mark.parametrize("name", ["README.md", "docs/arena.md", "docs/botzone.md", "docs/env.md"])
+def test_a_list_of_the_bots_names_every_bot(name: str) -> None:
+    """Where a paragraph lists the bot kinds (three or more of them), it lists all of them."""
+    from guobiao.bots import BOT_KINDS
+
+    text = (ROOT / name).read_text(encoding="utf-8")
+    for paragraph in re.split(r"\n\s*\n", text):
+        named = {kind for kind in BOT_KINDS if f"`{kind}`" in paragraph}
+        if len(named) >= 3:
+            assert named == set(BOT_KINDS), paragraph

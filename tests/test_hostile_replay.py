@@ -393,6 +393,8 @@ def mutated(draw: st.DrawFn, doc: Any, paths: list[tuple[Any, ...]]) -> Any:
             current = parent[path[-1]]
         except (KeyError, IndexError, TypeError):
             continue  # an earlier change removed it
+        if not isinstance(parent, dict | list):
+            continue  # an earlier change made a container a string (indexable, not writable)
         change = draw(st.sampled_from(["replace", "tweak", "tweak", "drop", "shorten"]))
         if change == "replace":
             parent[path[-1]] = draw(_other_type(current))
@@ -440,3 +442,13 @@ def test_the_library_raises_only_value_errors(logs: Logs, data: st.DataObject, k
             call(changed)
         except ValueError as err:
             assert str(err)
+
+
+def test_the_library_reads_a_log_saved_with_a_byte_order_mark(tmp_path: Path) -> None:
+    from guobiao.table.replay import read_log
+
+    plain = tmp_path / "plain.jsonl"
+    plain.write_text('{"a": 1}\n{"b": 2}\n', encoding="utf-8")
+    marked = tmp_path / "marked.jsonl"
+    marked.write_bytes(b"\xef\xbb\xbf" + plain.read_bytes())  # as an editor may save it
+    assert read_log(marked) == read_log(plain) == [{"a": 1}, {"b": 2}]

@@ -397,7 +397,7 @@ def test_eof_ends_cleanly_with_a_message_and_no_log(tmp_path: Path) -> None:
     log = tmp_path / "game.jsonl"
     code, out = run("--seed", "1", "--tiles", "botzone", "--log", str(log), stdin="1\n1\n")
     assert code == EXIT_EOF
-    assert "Input ended: the session stops after 0 complete hand(s)" in out
+    assert "Input ended: the session stops after 0 complete hands" in out
     assert "no log written" in out and not log.exists()
     assert not list(tmp_path.iterdir())
 
@@ -485,7 +485,7 @@ def test_leaving_keeps_a_valid_log_of_the_complete_hands(
     )
     shown = out.getvalue()
     assert got == code
-    assert f"{message}: the session stops after 1 complete hand(s)" in shown
+    assert f"{message}: the session stops after 1 complete hand." in shown
     assert "Standings after the complete hands" in shown
     report = verify_log(read_log(log))
     assert report.ok and report.hands == 1

@@ -9,6 +9,7 @@ up and lists them as before.
 
 from __future__ import annotations
 
+import difflib
 import importlib
 from typing import Any
 
@@ -66,6 +67,19 @@ class _Guobiao(click.Group):
             self.add_command(command, cmd_name)
         return command
 
+    def resolve_command(
+        self, ctx: click.Context, args: list[str]
+    ) -> tuple[str | None, click.Command | None, list[str]]:
+        try:
+            return super().resolve_command(ctx, args)
+        except click.UsageError as err:
+            name = args[0] if args else ""
+            close = difflib.get_close_matches(name, self.list_commands(ctx), n=2, cutoff=0.6)
+            if close and not name.startswith("-"):
+                hint = " or ".join(repr(c) for c in close)
+                raise click.UsageError(f"{err.message} Did you mean {hint}?", ctx) from None
+            raise
+
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
@@ -87,10 +101,16 @@ class _Guobiao(click.Group):
 def main() -> None:
     """guobiao: Chinese Official Mahjong (国标麻将, MCR) by the 1998 competition rules.
 
+    Each command explains itself: guobiao COMMAND --help.
+
     \b
     Examples:
-      guobiao fan "W1W1W1W2W3W4W5W6W7W8W9W9W9 +W5"      score a hand
-      guobiao fan "[123m][111z]456p78s99p +9s" --explain  and say why
-      guobiao fan --jsonl --rules mil < hands.jsonl      score a stream
-      guobiao tiles                                      the tile notations
+      guobiao fan "W1W1W1W2W3W4W5W6W7W8W9W9W9 +W5"       score a hand
+      guobiao fan "[123m][111z]456p78s99p +9s" --explain   and say why
+      guobiao fan --jsonl --rules mil < hands.jsonl       score a stream
+      guobiao shanten "W1W9B1B9T1T9F1F2F3F4J1J2J3"        how far from ready
+      guobiao play --hands 4                              play a round
+      guobiao simulate -n 2 --seed 1 --log-dir logs       bots against bots
+      guobiao replay logs/session-0001.jsonl              check a log
+      guobiao tiles                                       the tile notations
     """

@@ -5,6 +5,8 @@ log guobiao writes or reads) and ``guobiao botzone-bot`` (a guobiao bot on the B
 from __future__ import annotations
 
 import json
+import os
+import shutil
 import sys
 from pathlib import Path
 
@@ -12,22 +14,26 @@ import click
 from rich.console import Console
 from rich.table import Table
 
-from guobiao.bots import BOT_KINDS
+from guobiao.bots import BOT_KINDS, BOT_LEVELS
 from guobiao.cli.options import parallel_options
+from guobiao.cli.util import INTERRUPTED, need_writable_dir
 from guobiao.cli.util import console as _console
+from guobiao.cli.util import count as count_of
 from guobiao.cli.util import fail as _fail
+from guobiao.cli.util import no_progress as _no_progress
 from guobiao.scoring.calculator import PROFILES
 
 __all__ = ["arena", "botzone_bot", "replay"]
 
 
-@click.command()
+@click.command(short_help="Judge bots and Botzone programs against each other (duplicate).")
 @click.option(
     "--bots",
     "bots_text",
     required=True,
-    help="Four bots, comma-separated: strong, fan, efficiency, random, cmd:PROGRAM ARGS (keep-running), "
-    "json:PROGRAM ARGS, simple:PROGRAM ARGS, or the path of an executable.",
+    help="Four bots, comma-separated: strong, fan, efficiency, random (or a level: easy, normal), "
+    "cmd:PROGRAM ARGS (keep-running), json:PROGRAM ARGS, simple:PROGRAM ARGS, or the path of an "
+    "executable.",
 )
 @click.option(
     "--deals", type=click.IntRange(1), default=10, show_default=True, help="Walls to play."
@@ -42,7 +48,12 @@ __all__ = ["arena", "botzone_bot", "replay"]
     is_flag=True,
     help="With --duplicate: only the 4 rotations of the line-up (each bot once in each seat).",
 )
-@click.option("--seed", type=int, default=None, help="Makes the whole run reproducible.")
+@click.option(
+    "--seed",
+    type=int,
+    default=None,
+    help="Makes the whole run reproducible [default: a fresh seed, shown with the results].",
+)
 @parallel_options("deals")
 @click.option(
     "--time-limit",
@@ -76,14 +87,17 @@ def arena(
     played in every seat order, so that each bot plays each wall from each seat. External bots
     are subprocesses answering the judge's requests within --time-limit; a time-out, a crash,
     garbage or an illegal answer costs the hand (-30, +10 to each other seat). Deals run in
-    parallel with --workers / --ray-address, with the same results as a serial run.
+    parallel with --workers / --ray-address, with the same results as a serial run. A progress
+    bar runs on standard error (a terminal); Ctrl-C stops the run and prints the results of the
+    deals played so far (exit code 130).
 
     \b
     Examples:
       guobiao arena --bots fan,efficiency,efficiency,random --duplicate --deals 50 --seed 1
       guobiao arena --bots "fan,cmd:guobiao botzone-bot --bot fan --seed {seed} --keep-running,random,random"
-      guobiao arena --bots fan,fan,fan,json:./mybot --deals 5 --log-dir logs
+      guobiao arena --bots fan,fan,fan,json:./mybot --deals 5 --log-dir logs   (./mybot: yours)
     """
+    from rich.markup import escape
     from rich.progress import Progress
 
     from guobiao.botzone.arena import (
@@ -96,16 +110,34 @@ def arena(
     )
     from guobiao.jobs.workers import WorkerError
 
-    texts = [t.strip() for t in bots_text.split(",") if t.strip()]
+    # a level (easy, normal, strong) names its bot, as `play` and `simulate` read it
+    texts = [
+        BOT_LEVELS.get(t.strip().lower(), t.strip()) for t in bots_text.split(",") if t.strip()
+    ]
     if len(texts) != 4:
         _fail(f"--bots takes four bots separated by commas, not {len(texts)}")
     try:
         specs = [parse_bot_spec(t) for t in texts]
     except ValueError as err:
         _fail(f"--bots: {err}")
+    if ray_address is None or ray_address == "local":
+        # A program that cannot start would lose every hand as a crash: say so before the run.
+        # (On a Ray cluster it need only exist on the nodes, docs/arena.md.)
+        for spec in specs:
+            if spec.kind is None and not _can_run(spec.argv[0]):
+                _fail(
+                    f"--bots: {spec.text!r}: cannot run {spec.argv[0]!r} "
+                    "(no such program, or not executable)"
+                )
     if rotations and not duplicate:
         _fail("--rotations goes with --duplicate")
+    if log_dir is not None:
+        need_writable_dir(log_dir, "--log-dir")
     mode = ("rotations" if rotations else "all") if duplicate else "none"
+    if seed is None:  # drawn here and shown, so that any run can be run again
+        import random
+
+        seed = random.SystemRandom().randrange(2**31)
     jobs = arena_jobs(
         deals,
         specs,
@@ -117,62 +149,109 @@ def arena(
     # Each deal is logged and added to the statistics as it comes, then dropped: the memory of
     # a run does not grow with its deals (issue 14).
     stats = summarize(specs, [])
-    hands = written = 0
-    with Progress(console=Console(stderr=True), transient=True, disable=as_json) as progress:
-        task = progress.add_task("deals", total=deals)
-        try:
+    hands = written = played = 0
+    interrupted = False
+    try:
+        with Progress(
+            console=Console(stderr=True), transient=True, disable=_no_progress(as_json)
+        ) as progress:
+            task = progress.add_task("deals", total=deals)
             for deal in iter_arena(jobs, workers=workers, ray_address=ray_address):
                 if log_dir is not None:
                     try:
                         written += write_logs(log_dir, [deal], specs)
                     except OSError as err:
-                        _fail(f"cannot write to --log-dir {log_dir}: {err}")
+                        raise _CannotWrite(
+                            f"cannot write to --log-dir {log_dir}: {err.strerror or err}"
+                        ) from err
                 add_deal(stats, deal)
                 hands += len(deal)
+                played += 1
                 progress.advance(task, 1)
-        except WorkerError as err:
-            _fail(str(err), 1)
+    except KeyboardInterrupt:
+        interrupted = True
+    except _CannotWrite as err:
+        _fail(str(err), 1)
+    except WorkerError as err:
+        _fail(str(err), 1)
+    if interrupted and not played:
+        _fail("interrupted (Ctrl-C) before the first deal ended", INTERRUPTED)
     if as_json:
         out = {
-            "deals": deals,
+            "deals": played,
             "hands": hands,
             "duplicate": mode,
             "seed": seed,
             "bots": [s.to_json() for s in stats],
         }
+        if interrupted:
+            out["interrupted"] = True
+            out["deals_asked"] = deals
         click.echo(json.dumps(out, ensure_ascii=False))
+        if interrupted:
+            sys.exit(INTERRUPTED)
         return
     console = _console()
     table = Table(show_header=True, header_style="bold")
-    for column in ("", "Bot", "Hands", "Mean", "±95%", "Win", "Tsumo", "Deal-in", "Forfeit"):
-        table.add_column(column, justify="left" if column in ("", "Bot") else "right", no_wrap=True)
+    # Seven columns that fit 80 characters whole; a long program spec is shortened in the
+    # table and written out in full below it.
+    for column in ("Bot", "Hands", "Mean ±95%", "Win", "自摸", "Deal-in", "Forfeit"):
+        table.add_column(column, justify="left" if column == "Bot" else "right", no_wrap=True)
+    shortened = []
     for s in stats:
+        letter = "ABCD"[s.index]
+        label = s.bot if len(s.bot) <= _LABEL else s.bot[: _LABEL - 1] + "…"
+        if label != s.bot:
+            shortened.append(f"{letter} = {s.bot}")
         ci = s.ci95
         table.add_row(
-            "ABCD"[s.index],
-            s.bot,
+            f"{letter} {label}",
             str(s.hands),
-            f"{s.mean:+.2f}",
-            f"±{ci:.2f}" if ci is not None else "-",
+            f"{s.mean:+.2f}" + (f" ±{ci:.2f}" if ci is not None else ""),
             f"{s.win_rate:.1%}",
             f"{s.self_draw_rate:.1%}",
             f"{s.deal_in_rate:.1%}",
             str(s.forfeits),
         )
     console.print(table)
+    for line in shortened:
+        console.print(escape(line), soft_wrap=True)  # whole, to copy
     console.print(
-        f"{deals} deals x {hands // deals} seat orders = {hands} hands. Mean: score per hand; "
-        "±95%: its 95% confidence interval over deals (a deal's mean is the unit); Win, Tsumo "
-        "(self-drawn wins), Deal-in: per hand"
-        + (f"; {written} hands logged in {log_dir}" if log_dir is not None else "")
+        f"{count_of(played, 'deal')} x {count_of(hands // played, 'seat order')} = "
+        f"{count_of(hands, 'hand')}. Mean: score per hand, ±95% its 95% confidence interval "
+        "over deals (a deal's mean is the unit; none with one deal); Win, 自摸 (self-drawn "
+        "wins), Deal-in: per hand; Forfeit: hands lost by a foul (time-out, crash, illegal "
+        f"answer, wrong win); seed {seed}"
+        + (f"; {count_of(written, 'hand')} logged in {log_dir}" if log_dir is not None else "")
     )
+    if interrupted:
+        _fail(
+            f"interrupted (Ctrl-C) after {played} of {count_of(deals, 'deal')}: "
+            "the results above cover those",
+            INTERRUPTED,
+        )
 
 
-@click.command()
-@click.argument("log", type=click.Path(path_type=Path))
+_LABEL = 12
+"""The longest bot label the arena's table shows whole (at 80 characters)."""
+
+
+class _CannotWrite(Exception):
+    """A log could not be written (raised out of the run, then said in one line)."""
+
+
+def _can_run(program: str) -> bool:
+    """Whether ``program`` (a name on PATH, or a path) names an executable file."""
+    if os.sep in program or (os.altsep and os.altsep in program):
+        return os.path.isfile(program) and os.access(program, os.X_OK)
+    return shutil.which(program) is not None
+
+
+@click.command(short_help="Replay logs and check every action, settlement and score.")
+@click.argument("logs", nargs=-1, required=True, type=click.Path(path_type=Path))
 @click.option("--quiet", is_flag=True, help="Print only problems and the final line.")
-def replay(log: Path, quiet: bool) -> None:
-    """Replay a log and check it: a guobiao session log (`guobiao simulate --log-dir`, `guobiao
+def replay(logs: tuple[Path, ...], quiet: bool) -> None:
+    """Replay logs and check them: a guobiao session log (`guobiao simulate --log-dir`, `guobiao
     play --log`, `guobiao arena --log-dir`: JSON lines, docs/replay-log.md), a single hand record
     (`Game.record()` as one JSON object) or a Botzone match log (`{"log": [...], "initdata":
     {...}}`, docs/arena.md); the format is read from the content.
@@ -180,42 +259,67 @@ def replay(log: Path, quiet: bool) -> None:
     Every hand is rebuilt from its wall and actions (a Botzone log is judged again, every seat
     answering what the log says); every request, settlement and score must come out exactly as
     the log says. Exit code 0 when everything matches, 1 when anything differs (each difference
-    is listed), 2 when the file cannot be read (missing, not a file, over 16 MiB, not UTF-8,
-    not JSON, a field of the wrong type).
+    is listed), 2 when a file cannot be read (missing, not a file, over 16 MiB, not UTF-8,
+    not JSON, a field of the wrong type). Several logs are checked one after the other, each
+    line of the report starting with the file's name; the exit code is the worst of them.
 
     \b
     Examples:
       guobiao simulate -n 1 --seed 7 --log-dir logs && guobiao replay logs/session-0001.jsonl
       guobiao arena --bots fan,fan,fan,random --deals 1 --log-dir logs
       guobiao replay logs/deal-0001-0123.botzone.json
+      guobiao replay --quiet logs/*.jsonl
     """
+    console = _console()
+    codes = [_replay_one(console, log, quiet, named=len(logs) > 1) for log in logs]
+    if len(logs) > 1:
+        parts = [
+            f"{codes.count(code)} {what}"
+            for code, what in ((0, "match"), (1, "differ"), (2, "cannot be read"))
+            if codes.count(code)
+        ]
+        console.print(f"{count_of(len(logs), 'log')}: {', '.join(parts)}.")
+    if max(codes):
+        sys.exit(max(codes))
+
+
+def _replay_one(console: Console, log: Path, quiet: bool, named: bool) -> int:
+    """Replay one log, report it, and return its exit code (0, 1 or 2)."""
     from rich.markup import escape
 
     from guobiao.botzone.log import verify_any
     from guobiao.table.replay import LogError, parse_log, read_text
 
     name = _one_line(str(log))
+    prefix = f"{name}: " if named else ""
+    if log.is_dir():  # what a newcomer may give after `--log-dir`: say how to name its logs
+        folder = _one_line(str(log).rstrip("/"))
+        click.echo(
+            f"error: {name}: a directory, not a log file; name its logs: "
+            f"guobiao replay {folder}/*.jsonl",
+            err=True,
+        )
+        return 2
     try:
         text = read_text(log)
         report = verify_any(text, lambda: parse_log(text))
     except LogError as err:
-        _fail(f"{name}: {_one_line(str(err))}")
+        click.echo(f"error: {name}: {_one_line(str(err))}", err=True)
+        return 2
     except RecursionError:  # a guard: the readers refuse JSON nested deeper than they go
-        _fail(f"{name}: nested too deeply to read")
-    console = _console()
+        click.echo(f"error: {name}: nested too deeply to read", err=True)
+        return 2
     for problem in report.problems:
-        console.print(f"[red]mismatch[/red] {escape(_one_line(problem, 2000))}")
+        console.print(f"{escape(prefix)}[red]mismatch[/red] {escape(_one_line(problem, 2000))}")
     if not quiet:
         scores = ", ".join(f"{p} {v}" for p, v in report.scores.items())
-        console.print(escape(f"{report.kind.capitalize()} scores: {scores}"))
+        console.print(escape(f"{prefix}{report.kind.capitalize()} scores: {scores}"))
+    replayed = f"{prefix}Replayed {count_of(report.hands, 'hand')} ({report.kind})"
     if report.ok:
-        console.print(
-            f"Replayed {report.hands} hand{'s' if report.hands != 1 else ''} ({report.kind}): "
-            "every action, settlement and score matches."
-        )
-    else:
-        console.print(f"Replayed {report.hands} hands: {len(report.problems)} difference(s).")
-        sys.exit(1)
+        console.print(escape(f"{replayed}: every action, settlement and score matches."))
+        return 0
+    console.print(escape(f"{replayed}: {count_of(len(report.problems), 'difference')}."))
+    return 1
 
 
 def _one_line(text: str, limit: int = 500) -> str:
@@ -224,7 +328,7 @@ def _one_line(text: str, limit: int = 500) -> str:
     return flat if len(flat) <= limit else flat[: limit - 3] + "..."
 
 
-@click.command("botzone-bot")
+@click.command("botzone-bot", short_help="Run a guobiao bot as a Botzone bot (stdin/stdout).")
 @click.option(
     "--bot",
     "kind",
@@ -280,6 +384,12 @@ def botzone_bot(
 
     table = TableRules(fan_profile=rules, flowers=False)
     bot = make_bot(kind, seed, table)
+    if sys.stdin.isatty():  # a person at a terminal: say what is awaited, not a silent wait
+        click.echo(
+            "guobiao botzone-bot: reading the judge's requests, e.g. "
+            '{"requests":["0 1 0"],"responses":[]} (guobiao botzone-bot --help); Ctrl-D ends',
+            err=True,
+        )
     try:
         run(bot, sys.stdin, sys.stdout, transport=transport, keep_running=keep_running, rules=table)
     except ValueError as err:  # ProtocolError, and any request the state cannot take

@@ -12,28 +12,35 @@ import click
 from rich.console import Console
 from rich.table import Table
 
-from guobiao.bots import BOT_KINDS
+from guobiao.bots import BOT_KINDS, BOT_LEVELS
 from guobiao.cli.options import RULES_OPTION, WIND, parallel_options
+from guobiao.cli.util import INTERRUPTED, need_writable_dir, need_writable_file
 from guobiao.cli.util import console as _console
+from guobiao.cli.util import count as count_of
 from guobiao.cli.util import fail as _fail
+from guobiao.cli.util import no_progress as _no_progress
 from guobiao.core.context import Wind
 
 __all__ = ["play", "simulate"]
 
 
 def _bot_specs(text: str) -> list[str]:
-    names = [n.strip().lower() for n in text.split(",") if n.strip()]
-    if not 1 <= len(names) <= 4:
+    given = [n.strip().lower() for n in text.split(",") if n.strip()]
+    if not 1 <= len(given) <= 4:
         _fail(
             "--bots takes 1 to 4 bot names separated by commas (the last repeats to fill 4 seats)"
         )
-    unknown = [n for n in names if n not in BOT_KINDS]
+    names = [BOT_LEVELS.get(n, n) for n in given]  # a level (easy, normal) as `play` reads it
+    unknown = [g for g, n in zip(given, names, strict=True) if n not in BOT_KINDS]
     if unknown:
-        _fail(f"unknown bot(s): {', '.join(unknown)} (choose from {', '.join(BOT_KINDS)})")
+        _fail(
+            f"unknown bot(s): {', '.join(unknown)} (choose from {', '.join(BOT_KINDS)} "
+            f"or a level: {', '.join(BOT_LEVELS)})"
+        )
     return names + [names[-1]] * (4 - len(names))
 
 
-@click.command()
+@click.command(short_help="Bots against bots: play sessions and summarise them.")
 @click.option(
     "-n",
     "--sessions",
@@ -48,9 +55,15 @@ def _bot_specs(text: str) -> list[str]:
     "bots_text",
     default="fan,efficiency,efficiency,efficiency",
     show_default=True,
-    help="The four players' bots (strong, fan, efficiency, random), comma-separated.",
+    help="The four players' bots, comma-separated: strong, fan, efficiency, random, or a level: "
+    "easy (efficiency), normal (fan), strong; the last repeats to fill four seats.",
 )
-@click.option("--seed", type=int, default=None, help="Makes the whole run reproducible.")
+@click.option(
+    "--seed",
+    type=int,
+    default=None,
+    help="Makes the whole run reproducible [default: a fresh seed, shown with the summary].",
+)
 @click.option(
     "--hands", type=click.IntRange(1, 16), default=16, show_default=True, help="Hands per session."
 )
@@ -82,7 +95,9 @@ def simulate(
     the first bot, P2 the second, and so on, for every session. With --seed the run is exactly
     reproducible, and every log in --log-dir replays with `guobiao replay`. --workers and
     --ray-address spread the sessions over processes or a Ray cluster: the results are the
-    same as a serial run with the same seed (docs/distributed.md).
+    same as a serial run with the same seed (docs/distributed.md). A progress bar runs on
+    standard error (a terminal); Ctrl-C stops the run and summarises the sessions played so far
+    (exit code 130).
 
     \b
     Examples:
@@ -95,39 +110,59 @@ def simulate(
 
     from rich.progress import Progress
 
-    from guobiao.jobs.simulation import SessionOutcome, session_jobs, simulate_summary
+    from guobiao.jobs.simulation import (
+        SessionOutcome,
+        add_summary,
+        session_jobs,
+        simulate_summary,
+    )
     from guobiao.jobs.workers import WorkerError
     from guobiao.table.replay import write_log
     from guobiao.table.rules import TableRules
+    from guobiao.table.summary import SimulationSummary
 
     names = _bot_specs(bots_text)
+    if seed is None:  # drawn here and shown, so that any run can be run again
+        seed = _fresh_seed()
     table_rules = TableRules(fan_profile=rules, flowers=not no_flowers, hands_per_session=hands)
     if log_dir is not None:
-        try:
-            log_dir.mkdir(parents=True, exist_ok=True)
-        except OSError as err:
-            _fail(f"cannot use --log-dir {log_dir}: {err.strerror}")
+        need_writable_dir(log_dir, "--log-dir")
     started = time.perf_counter()
     console = _console()
-    with Progress(console=Console(stderr=True), transient=True, disable=as_json) as progress:
-        task = progress.add_task("sessions", total=count)
+    # The sessions done so far, folded as they come: what a Ctrl-C still reports.
+    summary = SimulationSummary([])
+    interrupted = False
+    try:
+        with Progress(
+            console=Console(stderr=True), transient=True, disable=_no_progress(as_json)
+        ) as progress:
+            task = progress.add_task("sessions", total=count)
 
-        def done(outcome: SessionOutcome) -> None:
-            # Each session is written and dropped as it comes: memory stays flat in the run.
-            if log_dir is not None and outcome.log is not None:
-                write_log(log_dir / f"session-{outcome.number:04d}.jsonl", outcome.log)
-            progress.advance(task, 1)
+            def done(outcome: SessionOutcome) -> None:
+                # Each session is written and dropped as it comes: memory stays flat in the run.
+                if log_dir is not None and outcome.log is not None:
+                    path = log_dir / f"session-{outcome.number:04d}.jsonl"
+                    try:
+                        write_log(path, outcome.log)
+                    except OSError as err:
+                        raise _CannotWrite(f"cannot write {path}: {err.strerror or err}") from err
+                add_summary(summary, outcome.summary)
+                progress.advance(task, 1)
 
-        jobs = session_jobs(count, names, table_rules, seed, log=log_dir is not None)
-        try:
-            summary = simulate_summary(
-                jobs, workers=workers, ray_address=ray_address, on_outcome=done
-            )
-        except WorkerError as err:
-            _fail(str(err), 1)
+            jobs = session_jobs(count, names, table_rules, seed, log=log_dir is not None)
+            simulate_summary(jobs, workers=workers, ray_address=ray_address, on_outcome=done)
+    except KeyboardInterrupt:
+        interrupted = True
+    except _CannotWrite as err:
+        _fail(str(err), 1)
+    except WorkerError as err:
+        _fail(str(err), 1)
+    if interrupted and not summary.sessions:
+        _fail("interrupted (Ctrl-C) before the first session ended", INTERRUPTED)
     elapsed = time.perf_counter() - started
     if as_json:
-        out = {
+        out: dict[str, object] = {
+            "seed": seed,
             "sessions": summary.sessions,
             "hands": summary.hands,
             "draw_rate": round(summary.draw_rate, 4),
@@ -147,24 +182,20 @@ def simulate(
                 for p in summary.players
             ],
         }
+        if interrupted:
+            out["interrupted"] = True
+            out["sessions_asked"] = count
         click.echo(json.dumps(out, ensure_ascii=False))
+        if interrupted:
+            sys.exit(INTERRUPTED)
         return
     table = Table(show_header=True, header_style="bold")
-    for column in (
-        "Player",
-        "Bot",
-        "Win",
-        "Wins (tsumo)",
-        "Fan",
-        "Deal-in",
-        "Pts/sess",
-        "Std/sess",
-    ):
-        table.add_column(column, justify="left" if column in ("Player", "Bot") else "right")
+    # Seven columns that fit 80 characters whole (no bot name or header cut short).
+    for column in ("Player", "Win", "Wins (自摸)", "Fan", "Deal-in", "Pts/sess", "Std/sess"):
+        table.add_column(column, justify="left" if column == "Player" else "right", no_wrap=True)
     for p in summary.players:
         table.add_row(
-            p.player,
-            p.agent,
+            f"{p.player} {p.agent}",
             f"{p.win_rate:.1%}",
             f"{p.wins} ({p.self_drawn})",
             f"{p.average_fan:.1f}",
@@ -174,18 +205,36 @@ def simulate(
         )
     console.print(table)
     console.print(
-        "Win: wins per hand played; Fan: average fan points of its wins (flowers included); "
-        "Deal-in: discards won by others per hand; Pts/sess: session score - 500; Std/sess: "
-        "standard points per session."
+        "Player: the player and its bot; Win: wins per hand played; Wins (自摸): wins (of them "
+        "self-drawn); Fan: "
+        "average fan points of its wins (flowers included); Deal-in: discards won by others per "
+        "hand; Pts/sess: session score - 500; Std/sess: standard points per session."
     )
     console.print(
-        f"{summary.sessions} sessions, {summary.hands} hands, draw rate {summary.draw_rate:.1%}, "
-        f"{summary.hands / elapsed:.0f} hands/s"
+        f"{count_of(summary.sessions, 'session')}, {count_of(summary.hands, 'hand')}, "
+        f"draw rate {summary.draw_rate:.1%}, {summary.hands / elapsed:.0f} hands/s; seed {seed}"
         + (f"; logs in {log_dir}" if log_dir is not None else "")
     )
+    if interrupted:
+        _fail(
+            f"interrupted (Ctrl-C) after {summary.sessions} of {count_of(count, 'session')}: "
+            "the summary above covers those",
+            INTERRUPTED,
+        )
 
 
-@click.command()
+def _fresh_seed() -> int:
+    """A seed for a run given none (the run is then said with it, to be run again)."""
+    import random
+
+    return random.SystemRandom().randrange(2**31)
+
+
+class _CannotWrite(Exception):
+    """A session's log could not be written (raised out of the run, then said in one line)."""
+
+
+@click.command(short_help="Play at the terminal: you against three bots.")
 @click.option(
     "--seed", type=int, default=None, help="Replay the same deals (and bots) as this seed."
 )
@@ -256,8 +305,8 @@ def play(
         kinds = parse_bots(bots)
     except ValueError as err:
         _fail(f"--bots: {err}")
-    if log is not None and not log.parent.is_dir():
-        _fail(f"--log: no such directory: {log.parent}")
+    if log is not None:  # found out now, not after the session
+        need_writable_file(log, "--log")
     if sys.stdin.isatty():
         with suppress(ImportError):  # line editing and history for input(), where there is one
             import readline  # noqa: F401

@@ -8,7 +8,9 @@ In::
      "round_wind": "E", "flowers": 0}
 
 Out: ``{"ok": true, "total": 22, "meets_minimum": true, "fans": [{"zh": .., "en": .., "points": ..,
-"count": ..}, ...]}`` or ``{"ok": false, "reason": "not_winning"|"invalid", "message": ".."}``.
+"count": ..}, ...]}`` or ``{"ok": false, "reason": "not_winning"|"invalid", "message": ".."}``;
+in a stream (:func:`evaluate_line`, :func:`answer_line`) the message starts with the line's number
+(``line 3: ...``).
 A line that is not UTF-8, not JSON, or JSON nested too deep or with too long a number, is
 ``invalid`` too (:func:`evaluate_line`); ``"reason": "error"`` would be a bug, never bad input.
 Adapters only: the core never reads JSON.
@@ -206,8 +208,16 @@ def evaluate_line(raw: bytes, number: int, rules: str = "1998") -> dict[str, Any
     except ValueError as err:  # e.g. an integer of more than 4300 digits
         message = f"not JSON this program reads: {err}"
     else:
-        return evaluate(obj, rules)
+        return _numbered(evaluate(obj, rules), number)
     return {"ok": False, "reason": "invalid", "message": f"line {number}: {message}"}
+
+
+def _numbered(answer: dict[str, Any], number: int) -> dict[str, Any]:
+    """``answer`` with a refusal's message starting with its line number (``line 7: ...``), so
+    that a refused line is found in the input (blank lines get no answer)."""
+    if not answer["ok"]:
+        answer["message"] = f"line {number}: {answer['message']}"
+    return answer
 
 
 # -- The stream's fast path ----------------------------------------------------------------------
@@ -401,10 +411,14 @@ def answer_line(raw: bytes, number: int, rules: str = "1998") -> str:
         return json.dumps(evaluate_line(raw, number, rules), ensure_ascii=False)
     read = _quick_hand(obj)
     if read is None:
-        return json.dumps(evaluate(obj, rules), ensure_ascii=False)
+        return json.dumps(_numbered(evaluate(obj, rules), number), ensure_ascii=False)
     try:
-        return _answer_text(calculate(read[0], read[1], rules))
+        result = calculate(read[0], read[1], rules)
     except InvalidHandError as err:
         return json.dumps(
-            {"ok": False, "reason": "invalid", "message": str(err)}, ensure_ascii=False
+            {"ok": False, "reason": "invalid", "message": f"line {number}: {err}"},
+            ensure_ascii=False,
         )
+    if not result.is_winning:
+        return json.dumps(_numbered(result_to_json(result), number), ensure_ascii=False)
+    return _answer_text(result)

@@ -19,6 +19,7 @@ from guobiao.core.context import WinContext, Wind
 from guobiao.core.hand import Hand, format_hand, parse_tiles
 from guobiao.core.tiles import TILES, Tile, TileParseError
 from guobiao.scoring.calculator import calculate
+from guobiao.scoring.fans import Fan
 from guobiao.scoring.result import MINIMUM_POINTS, FanResult, InvalidHandError
 
 if TYPE_CHECKING:
@@ -86,7 +87,9 @@ def _print_result(
             console.print("\nNo displayed fan was excluded.")
 
 
-@click.command(epilog=HAND_HELP)
+@click.command(
+    epilog=HAND_HELP, short_help="Score a winning hand: its fans (番), points and total."
+)
 @click.argument("hand", required=False)
 @click.option("--win", "win_text", metavar="TILE", help="The winning tile, if HAND has no '+'.")
 @click.option("-s", "--self-drawn", is_flag=True, help="Won by self-draw (自摸).")
@@ -121,7 +124,9 @@ def _print_result(
 @RULES_OPTION
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of a table.")
 @click.option(
-    "--jsonl", is_flag=True, help="Read JSON hands from stdin, one per line; write results."
+    "--jsonl",
+    is_flag=True,
+    help="Read JSON hands from stdin, one per line; write one JSON answer per hand (below).",
 )
 @click.option(
     "--explain", is_flag=True, help="Also show fans the hand displays but does not count, and why."
@@ -132,7 +137,7 @@ def _print_result(
     type=click.Choice(["botzone", "glyph", "chinese"]),
     default="botzone",
     show_default=True,
-    help="How to show tiles.",
+    help="How to show the hand's tiles (the fans' sets are in Botzone names).",
 )
 def fan(
     hand: str | None,
@@ -158,14 +163,36 @@ def fan(
       guobiao fan "[W1W2W3][F1F1F1]B4B5B6T7T8B1B1 +T9" --seat E --round E
       guobiao fan "W2W3W4W2W3W4B2B3B4B5B6B7T5 +T5" --self-drawn --explain
       guobiao fan --jsonl --rules mil < hands.jsonl > scores.jsonl
+
+    \b
+    --jsonl reads one JSON hand per line (docs/examples/hands.jsonl): "concealed"
+    (the standing tiles, without the winning one) and "win_tile" are needed, the
+    other keys may be left out (false, "E", 0, no melds):
+      {"concealed": ["W1", "W1", "W1", "W2", "W3", "W4", "W5", "W6", "W7",
+       "W8", "W9", "W9", "W9"], "melds": [], "win_tile": "W5",
+       "self_drawn": false, "fourth_tile": false, "kong": false,
+       "last_tile": false, "seat_wind": "E", "round_wind": "E", "flowers": 0}
+    a meld: {"type": "chow"|"pung"|"kong"|"concealed_kong", "tiles": [...],
+    "from": 1|2|3}. One answer per hand, on one line: {"ok": true, "total": 91,
+    "meets_minimum": true, "fans": [{"zh", "en", "points", "count"}, ...]}
+    or {"ok": false, "reason": "invalid"|"not_winning", "message": "line 3: ..."};
+    blank lines get no answer.
     """
     if jsonl:
         if hand is not None:
             _fail("--jsonl reads hands from stdin: give no HAND")
+        ignored = _options_given(click.get_current_context(), exclude={"jsonl", "rules", "hand"})
+        if ignored:
+            _fail(
+                f"--jsonl reads each hand and its context from its JSON line: {', '.join(ignored)} "
+                "would be ignored (only --rules goes with --jsonl)"
+            )
         stream_jsonl(rules)
         return
     if hand is None:
         _fail("give a HAND (see 'guobiao fan --help'), or --jsonl to read JSON lines")
+    if not hand.strip():
+        _fail("HAND is empty: give the tiles, e.g. 'W1W1W1W2W3W4W5W6W7W8W9W9W9 +W5'")
     parsed = parse_hand_or_fail(hand)
     win = parsed.win_tile
     if win_text is not None:
@@ -176,8 +203,19 @@ def fan(
         if win is not None and win != win_from_option:
             _fail(f"the hand's winning tile +{win} and --win {win_from_option} differ")
         win = win_from_option
+    full = 14 - 3 * len(parsed.melds)  # standing tiles with the winning one
     if win is None:
+        if len(parsed.concealed) == full:
+            _fail(
+                f"no winning tile: HAND has {full} standing tiles and no '+'; write the winning "
+                "tile last, after '+' (e.g. 'W1W1W1W2W3W4W5W6W7W8W9W9W9 +W5')"
+            )
         _fail("no winning tile: end HAND with '+TILE' (e.g. '+W5') or pass --win")
+    if parsed.win_tile is None and len(parsed.concealed) == full:
+        _fail(
+            f"HAND has {full} standing tiles and --win {win}: leave the winning tile out of "
+            f"HAND (or mark it in HAND with '+{win}', without --win)"
+        )
     if win.is_flower:
         _fail("a flower cannot be the winning tile")
     if flowers is not None and parsed.flowers and flowers != len(parsed.flowers):
@@ -222,11 +260,28 @@ def fan(
     _print_result(_console(), hand_obj, context, result, style, explain)
 
 
+def _options_given(ctx: click.Context, exclude: set[str]) -> list[str]:
+    """The options the command line gave (not defaults), as typed (``--seat``), but ``exclude``."""
+    from click.core import ParameterSource
+
+    given = []
+    for param in ctx.command.params:
+        if param.name is None or param.name in exclude or not isinstance(param, click.Option):
+            continue
+        if ctx.get_parameter_source(param.name) is ParameterSource.COMMANDLINE:
+            given.append(max(param.opts, key=len))
+    return given
+
+
+def _fan_name(fan: Fan) -> str:
+    return f"{fan.zh} {fan.en}"
+
+
 def _live(tile: int, counts: list[int], seen: list[int]) -> int:
     return max(0, 4 - counts[tile] - seen[tile])
 
 
-@click.command(epilog=HAND_HELP)
+@click.command(epilog=HAND_HELP, short_help="Shanten (向听数), waits and best discards of a hand.")
 @click.argument("hand")
 @click.option(
     "--visible",
@@ -266,10 +321,13 @@ def shanten(hand: str, visible: str, as_json: bool) -> None:
         for tile in meld.tiles:
             seen[tile] += 1
     melds = len(parsed.melds)
+    if melds > 4:
+        _fail(f"a hand has at most 4 melds, not {melds}")
     size = sum(counts)
     over = [str(TILES[t]) for t in range(34) if counts[t] + seen[t] > 4]
     if over:
-        _fail(f"more than four of {', '.join(over)} between the hand and --visible")
+        where = "between the hand and --visible" if seen_tiles else "in the hand"
+        _fail(f"more than four of {', '.join(over)} {where}")
     if size not in (13 - 3 * melds, 14 - 3 * melds):
         _fail(
             f"with {melds} meld(s) a hand has {13 - 3 * melds} or {14 - 3 * melds} standing tiles, "
@@ -303,17 +361,17 @@ def shanten(hand: str, visible: str, as_json: bool) -> None:
         click.echo(json.dumps(out, ensure_ascii=False))
         return
     console = _console()
-    names = {
+    names = {  # 中文 beside English, as the fan table names them
         "regular": "4 sets + pair",
-        "seven_pairs": "七对",
-        "thirteen_orphans": "十三幺",
-        "honors_and_knitted": "全不靠",
-        "knitted_straight": "组合龙",
+        "seven_pairs": _fan_name(Fan.SEVEN_PAIRS),
+        "thirteen_orphans": _fan_name(Fan.THIRTEEN_ORPHANS),
+        "honors_and_knitted": _fan_name(Fan.LESSER_HONOURS_AND_KNITTED_TILES),
+        "knitted_straight": _fan_name(Fan.KNITTED_STRAIGHT),
     }
     state = {-1: "complete (和牌型)", 0: "ready (听牌)"}.get(overall, f"{overall} from ready")
     console.print(f"Hand: {format_hand(parsed)}")
     console.print(f"Shanten: [bold]{overall}[/bold], {state}")
-    console.print("By shape: " + ", ".join(f"{names[k]} {v}" for k, v in per_shape.items()))
+    console.print("By shape: " + "; ".join(f"{names[k]}: {v}" for k, v in per_shape.items()))
     if "waits" in out or "useful" in out:
         label = "Waits" if "waits" in out else "Tiles that improve it"
         items = out.get("waits", out.get("useful", []))
@@ -333,9 +391,15 @@ def shanten(hand: str, visible: str, as_json: bool) -> None:
     console.print(table)
 
 
-@click.command()
+@click.command(short_help="Every tile in each notation (Botzone, compact, 中文, glyph).")
 def tiles() -> None:
-    """Show every tile in each notation (Botzone, compact, 中文, glyph)."""
+    """Show every tile in each notation (Botzone, compact, 中文, glyph): any of the first
+    two is read wherever a command takes tiles.
+
+    \b
+    Example:
+      guobiao tiles
+    """
     from rich.table import Table
 
     table = Table(show_header=True, header_style="bold")

@@ -13,6 +13,7 @@ import json
 import os
 import sys
 from collections.abc import Sequence
+from typing import Final
 
 from guobiao.cli.jsonio import answer_line
 from guobiao.scoring.calculator import PROFILES
@@ -44,37 +45,64 @@ def stream_rules(args: Sequence[str]) -> str | None:
     return rules if rules in PROFILES else None
 
 
+MAX_LINE: Final = 1 << 20
+"""The longest line the stream reads (1 MiB; a hand is a few hundred bytes): a longer one is
+answered as invalid and skipped as it comes, never held whole in memory."""
+
+
 def stream_jsonl(rules: str) -> None:
     """One output line per non-blank input line, in order, whatever the line holds.
 
     Input is read as it comes (``read1``: what one read gives, up to 64 KiB), and the answers to
     the complete lines of each read are written and flushed together: a batch moves in large
-    blocks, and a program that writes one line and waits for its answer gets it at once.
+    blocks, and a program that writes one line and waits for its answer gets it at once. A line
+    over :data:`MAX_LINE` is answered as invalid without being kept.
     """
     stdin = sys.stdin.buffer
     stdout = sys.stdout.buffer
     sys.stdout.flush()
+    if stdin.isatty():  # a person at a terminal: say what is awaited, not a silent wait
+        sys.stderr.write(
+            "guobiao fan --jsonl: reading one JSON hand per line (guobiao fan --help); "
+            "Ctrl-D ends\n"
+        )
+        sys.stderr.flush()
     read = getattr(stdin, "read1", stdin.read)
     number = 0
     tail: list[bytes] = []  # the incomplete last line so far, in pieces
+    size = 0  # its length
+    overlong = False  # it is over MAX_LINE: its pieces are dropped as they come
     try:
         while True:
             chunk = read(1 << 16)
+            lines: list[bytes | None]  # None: a line over MAX_LINE
             if chunk:
                 end = chunk.rfind(b"\n")
                 if end < 0:
-                    tail.append(chunk)
+                    if not overlong:
+                        tail.append(chunk)
+                        size += len(chunk)
+                        if size > MAX_LINE:
+                            overlong, tail, size = True, [], 0
                     continue
-                tail.append(chunk[:end])
-                lines = b"".join(tail).split(b"\n")
-                tail = [chunk[end + 1 :]]
+                first = chunk.find(b"\n")
+                if overlong or size + first > MAX_LINE:
+                    lines = [None]
+                else:
+                    tail.append(chunk[:first])
+                    lines = [b"".join(tail)]
+                lines.extend(chunk[first + 1 : end].split(b"\n") if end > first else [])
+                rest = chunk[end + 1 :]
+                tail, size, overlong = [rest], len(rest), False
             else:
-                rest = b"".join(tail)
-                lines = [rest] if rest else []
+                last = b"".join(tail)
+                lines = [None] if overlong else [last] if last else []
             out = []
             for raw in lines:
                 number += 1
-                if raw.strip():
+                if raw is None:
+                    out.append(_too_long(number))
+                elif raw.strip():
                     try:
                         out.append(answer_line(raw, number, rules))
                     except Exception as err:  # last resort: the stream goes on
@@ -88,6 +116,13 @@ def stream_jsonl(rules: str) -> None:
     except BrokenPipeError:  # the reader went away (e.g. `| head`): stop quietly
         _silence_stdout()
         sys.exit(1)
+
+
+def _too_long(number: int) -> str:
+    message = (
+        f"line {number}: longer than {MAX_LINE >> 20} MiB, not read (a hand is one short line)"
+    )
+    return json.dumps({"ok": False, "reason": "invalid", "message": message})
 
 
 def _internal_error(err: Exception, number: int) -> str:

@@ -26,6 +26,7 @@ from rich.table import Table
 from rich.text import Text
 
 from guobiao.bots import BOT_KINDS, BOT_LEVELS
+from guobiao.cli.util import count
 from guobiao.core.context import WinContext, Wind
 from guobiao.core.hand import Hand, parse_tiles
 from guobiao.core.melds import Meld, MeldKind
@@ -915,7 +916,7 @@ def play_at_terminal(
 
     console.print(
         Text(
-            f"guobiao play: you against {', '.join(bots)}, {hands} hand(s), rules {rules}, "
+            f"guobiao play: you against {', '.join(bots)}, {count(hands, 'hand')}, rules {rules}, "
             f"seed {seed} (replay these deals with --seed {seed})",
             style="bold",
         )
@@ -929,7 +930,7 @@ def play_at_terminal(
         reason = "input ended" if stop.reason == "eof" else "you left the table"
         console.print(
             Text(
-                f"\n{reason.capitalize()}: the session stops after {len(games)} complete hand(s).",
+                f"\n{reason.capitalize()}: the session stops after {count(len(games), 'complete hand')}.",
                 style="yellow",
             )
         )
@@ -937,7 +938,7 @@ def play_at_terminal(
         code = EXIT_INTERRUPTED
         console.print(
             Text(
-                f"\nInterrupted: the session stops after {len(games)} complete hand(s).",
+                f"\nInterrupted: the session stops after {count(len(games), 'complete hand')}.",
                 style="yellow",
             )
         )

@@ -163,8 +163,8 @@ def write_log(path: Path, lines: Iterable[Mapping[str, Any]]) -> None:
 
 
 def read_text(path: Path, limit: int = MAX_LOG_BYTES) -> str:
-    """A log file's text, read whole: LogError, one line, if it is missing, a directory or a
-    device, unreadable, over ``limit`` bytes or not UTF-8."""
+    """A log file's text, read whole (without a byte order mark): LogError, one line, if it is
+    missing, a directory or a device, unreadable, over ``limit`` bytes or not UTF-8."""
     try:
         mode = path.stat().st_mode
         if stat.S_ISDIR(mode):
@@ -182,7 +182,7 @@ def read_text(path: Path, limit: int = MAX_LOG_BYTES) -> str:
     if len(data) > limit:
         raise LogError(f"larger than {limit // 2**20} MiB: not a log guobiao reads")
     try:
-        return data.decode("utf-8")
+        return data.decode("utf-8").removeprefix("\ufeff")  # a BOM an editor may add
     except UnicodeDecodeError as err:
         raise LogError(f"not UTF-8 text (byte {err.start})") from None
 
