@@ -1,8 +1,10 @@
 """The table page's layout in a real browser (Playwright, Debian's Chromium): at desktop, laptop,
-large, phone-portrait, phone-landscape and small-phone sizes a seeded practice hand is played to
-its end (the first action offered, else the drawn tile, else the hand's last tile), and at every
-decision your whole hand and every action button must be on screen with no page scroll; so must
-every claim a discard can offer at once. Also: the end-of-hand box stays until *Continue*, comes
+large, phone-portrait, phone-landscape and small-phone sizes (upright and sideways) a seeded
+practice hand is played to its end (the first action offered, else the drawn tile, else the
+hand's last tile), and at every decision your whole hand and every action button must be on
+screen with no page scroll, every seat's name whole on its plate, and held sideways the top and
+bottom pools' tiles readable; so must every claim a discard can offer at once. The header's
+controls take a finger's tap on a phone. Also: the end-of-hand box stays until *Continue*, comes
 back with *Last hand*, and opens the replay in a new tab; the keys (D the drawn tile) work after
 the header's switches are clicked. ``GUOBIAO_SCREENSHOTS=docs`` saves
 docs/screenshot-table-desktop.png, -table-phone.png, -claim.png, -claim-phone.png and
@@ -26,12 +28,13 @@ VIEWPORTS = {
     "phone": {"width": 390, "height": 844},
     "phone-landscape": {"width": 844, "height": 390},
     "small-phone": {"width": 360, "height": 640},
+    "small-phone-landscape": {"width": 740, "height": 360},
 }
 # One hand per kind of device, checked at each of its viewports at every decision (the page is
 # resized in place): a hand per viewport would take minutes, every discard holding the claim window.
 DEVICES = {
     "desktop": ("desktop", "laptop", "large"),
-    "phone": ("phone", "phone-landscape", "small-phone"),
+    "phone": ("phone", "phone-landscape", "small-phone", "small-phone-landscape"),
 }
 SEED = 3  # a long hand: drawn at the last tiles, three melds of ours (so the pools fill up)
 WON_SEED = 59  # a short hand, won by a bot off a discard (the end box with a fan breakdown)
@@ -132,7 +135,7 @@ def practice_table(
         f"/api/rooms/{made['id']}/start",
         {"owner_token": made["owner_token"], "fill": True},
     )
-    phone = size.startswith("phone")
+    phone = "phone" in size
     page, errors = open_page(
         browser,
         f"{base_url}/room/{made['id']}?token={made['token']}&lang={lang}&hints=1",
@@ -149,6 +152,47 @@ def practice_table(
 SETTLE = "() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))"
 
 
+# A phone held sideways: the top and bottom pools' tiles readable, in three rows as large as the
+# side pools' (a centre between them left them 13-16 px wide against the side pools' 21).
+POND_TILES = """() => {
+  if (innerWidth < innerHeight || innerHeight > 500) return [];
+  const bad = [];
+  const width = (id) => {
+    const t = document.querySelector(`#${id} .tile`);
+    return t ? t.getBoundingClientRect().width : null;
+  };
+  const side = Math.max(width('pool-1') || 0, width('pool-3') || 0);
+  for (const id of ['pool-2', 'pool-0']) {
+    const w = width(id);
+    if (w === null) continue;
+    const rows = Number(document.querySelector(`#${id}`).dataset.rows);
+    const least = rows <= 3 ? 18 : 14;
+    if (w < least) bad.push(`${id}: ${rows} rows of ${w.toFixed(1)} px tiles (< ${least})`);
+    if (rows <= 3 && side && w < side - 3) bad.push(`${id}: ${w.toFixed(1)} px tiles against the side pools' ${side.toFixed(1)}`);
+  }
+  return bad;
+}"""
+
+# Every seat's name on its plate whole, never cut ("strong…"): wrapped, or where the centre has
+# no room its short form ("bot B"), with the full name in its title; at every size while no
+# claim's buttons take the centre's room.
+NAMES = """() => {
+  const bad = [];
+  const claim = document.querySelectorAll('#actions button').length > 0;
+  for (const plate of document.querySelectorAll('.center .plate')) {
+    const shown = [...plate.querySelectorAll('.name, .abbr')].filter(n => n.getClientRects().length);
+    if (!shown.length && !claim) bad.push(`${plate.id}: no name`);
+    for (const name of shown) {
+      // whole pixels both (a line 18.48 px high: 19 against 18); a line cut off is 10 px or more
+      if (name.scrollWidth > name.clientWidth + 1 || name.scrollHeight > name.clientHeight + 1)
+        bad.push(`${plate.id} name cut: ${name.textContent}`);
+      if (!name.title) bad.push(`${plate.id} name without its title`);
+    }
+  }
+  return bad;
+}"""
+
+
 def problems_now(page: Any) -> list[str]:
     page.evaluate(SETTLE)
     return [
@@ -156,6 +200,8 @@ def problems_now(page: Any) -> list[str]:
         *page.evaluate(CLIPPED),
         *page.evaluate(HEADER_OUTSIDE),
         *page.evaluate(SIDE_MELDS),
+        *page.evaluate(POND_TILES),
+        *page.evaluate(NAMES),
     ]
 
 
@@ -173,6 +219,8 @@ def layout_problems(page: Any, sizes: tuple[str, ...]) -> list[str]:
             page.wait_for_timeout(100)
             again = problems_now(page)
             found = [b for b in found if b in again]
+            if found:
+                shot(page, f"failed-at-{name}.png")
         bad += [f"{name}: {b}" for b in found]
     return bad
 
@@ -186,10 +234,10 @@ def shots_at_each_size(page: Any, sizes: tuple[str, ...], what: str) -> None:
         shot(page, f"screenshots/{what}-{name}.jpg", type="jpeg", quality=70)
 
 
-def play_hand(page: Any, device: str) -> int:
+def play_hand(page: Any, device: str, sizes: tuple[str, ...] = ("desktop",)) -> int:
     """Play to the end of the hand, checking the layout at every decision at each of the
-    device's viewports; the decisions."""
-    sizes = DEVICES.get(device, ("desktop",))  # "keys": a desktop played from the keyboard
+    device's viewports (another device's: ``sizes``); the decisions."""
+    sizes = DEVICES.get(device, sizes)  # "keys": a desktop played from the keyboard
     size = sizes[0]
     took_mid = took_claim = False
     for decisions in range(500):  # returns how many were answered
@@ -226,8 +274,8 @@ def play_hand(page: Any, device: str) -> int:
             target = page.locator("#hand button.tile.drawn")
         else:
             target = page.locator("#hand button.tile:not([disabled])").last
-        try:
-            target.click(timeout=CLAIM * 1000)
+        try:  # a claim's window is short; a discard waits for us (a loaded machine is slow)
+            target.click(timeout=CLAIM * 1000 if "pass" in legal else 10_000)
         except PlaywrightTimeout:  # a claim window may close first: the server passed for us
             assert "pass" in legal, f"{size}: could not click {legal}"
         page.wait_for_function(
@@ -329,19 +377,24 @@ EVERY_CLAIM = """() => {
 }"""
 
 
-@pytest.mark.parametrize("size", ["small-phone", "phone", "phone-landscape", "desktop"])
+@pytest.mark.parametrize(
+    "size", ["small-phone", "phone", "phone-landscape", "small-phone-landscape", "desktop"]
+)
 def test_every_claim_button_fits_when_a_discard_offers_them_all(
     browser: Any, base_url: str, size: str
 ) -> None:
     """The most buttons a claim window shows (the layout test's hands offer one chow at most):
     every one of them on screen, the hand too, nothing scrolling; at a small phone's 360 px too,
-    with the header's Last hand button shown."""
+    with the header's Last hand button shown. Held sideways, they keep one row: on two (740x360)
+    they left the pools 10 px tiles."""
     page, errors = practice_table(browser, base_url, size)
     page.evaluate("document.querySelector('#last-hand').hidden = false")
+    page.evaluate(FULL_POOLS, 18)  # three rows in each pool
     page.evaluate(EVERY_CLAIM)
     page.evaluate(SETTLE)
     assert page.locator("#actions button").count() == 7
     bad = [*page.evaluate(OUTSIDE), *page.evaluate(HEADER_OUTSIDE), *page.evaluate(CLIPPED)]
+    bad += [*page.evaluate(POND_TILES), *page.evaluate(NAMES)]
     if bad:
         shot(page, f"failed-claims-{size}.png")
     else:
@@ -377,4 +430,95 @@ def test_d_discards_the_drawn_tile(browser: Any, base_url: str) -> None:
     else:
         raise AssertionError("no turn after a draw came")
     assert errors == []
+    page.context.close()
+
+
+# Every pool with 18 discards (three rows), then 24 (four): the most a pool shows before the
+# last tiles.
+FULL_POOLS = """n => {
+  const tiles = ["W1", "W9", "B5", "T3", "F1", "J2"];
+  const pool = Array.from({length: n}, (_, i) => tiles[i % 6]);
+  state.view = {...state.view, discards: [pool, pool, pool, pool]};
+  renderTable();
+}"""
+
+
+@pytest.mark.parametrize("size", ["phone-landscape", "small-phone-landscape"])
+def test_the_top_and_bottom_pools_are_readable_on_a_phone_held_sideways(
+    browser: Any, base_url: str, size: str
+) -> None:
+    """At 844x390 and 740x360 the centre stood between the top and bottom pools, whose tiles were
+    13-16 px wide (the side pools' 21): now they are as large as the side pools' (18 px at least
+    in three rows), every seat's name and the wall still in sight, nothing overlapping."""
+    page, errors = practice_table(browser, base_url, size)
+    for discards in (18, 24):
+        page.evaluate(FULL_POOLS, discards)
+        page.evaluate(SETTLE)
+        bad = [*page.evaluate(POND_TILES), *page.evaluate(CLIPPED), *page.evaluate(NAMES)]
+        bad += page.evaluate(OUTSIDE)
+        if bad:
+            shot(page, f"failed-pools-{size}-{discards}.png")
+        assert bad == [], discards
+        assert page.locator(".center .wall").is_visible()
+    assert errors == []
+    page.context.close()
+
+
+# Where a finger lands on a header control: 20 px above and below its middle (above only if on
+# screen) and 13 px to each side of it, the control itself takes the tap.
+HEADER_TAPS = """() => {
+  const bad = [];
+  for (const node of document.querySelectorAll('body > .bar > a, body > .bar > button, body > .bar > label')) {
+    if (node.hidden || !node.getClientRects().length) continue;
+    const r = node.getBoundingClientRect();
+    const [x, y] = [r.left + r.width / 2, r.top + r.height / 2];
+    for (const [px, py] of [[x, y + 20], [x, y - 20], [x - 13, y], [x + 13, y]]) {
+      if (py < 0) continue;
+      const hit = document.elementFromPoint(px, py);
+      const taker = hit && hit.closest('a, button, label');
+      if (taker !== node)
+        bad.push(`${node.id || node.className || node.tagName} misses (${px.toFixed(0)}, ${py.toFixed(0)}): ${taker ? taker.id || taker.className : hit && hit.className}`);
+    }
+  }
+  return bad;
+}"""
+
+
+@pytest.mark.parametrize(
+    "size", ["phone", "small-phone", "phone-landscape", "small-phone-landscape"]
+)
+def test_the_header_controls_take_a_finger_on_a_phone(
+    browser: Any, base_url: str, size: str
+) -> None:
+    """The lobby link, help, Last hand, the two switches and the language are small to the eye
+    (the table needs the height) but take taps 40 px high: they took 18-25 px."""
+    page, errors = practice_table(browser, base_url, size)
+    page.evaluate("document.querySelector('#last-hand').hidden = false")
+    page.evaluate(SETTLE)
+    bad = page.evaluate(HEADER_TAPS)
+    assert bad == []
+    before = page.evaluate("document.querySelector('#labels-on').checked")
+    box = page.locator("label:has(#labels-on)").bounding_box()
+    assert box is not None  # a tap under the switch, past its label's box, still toggles it
+    page.touchscreen.tap(box["x"] + box["width"] / 2, box["y"] + box["height"] + 8)
+    assert page.evaluate("document.querySelector('#labels-on').checked") != before
+    assert errors == []
+    page.context.close()
+
+
+@pytest.mark.parametrize("size", ["small-phone", "phone"])
+def test_the_winning_hand_is_readable_on_a_phone(browser: Any, base_url: str, size: str) -> None:
+    """The end of a hand won by a bot: the winning hand in two rows of 28 px tiles or more,
+    within the box (in one row of sixteen its tiles were 18 px on a 360 px phone)."""
+    page, errors = practice_table(browser, base_url, size, seed=WON_SEED)
+    play_hand(page, "won", (size,))
+    tiles = page.locator("#overlay .win-hand .tile")
+    assert tiles.count() >= 14
+    card = page.locator("#overlay .card").bounding_box()
+    assert card is not None
+    for i in range(tiles.count()):
+        box = tiles.nth(i).bounding_box()
+        assert box is not None and box["width"] >= 28, box
+        assert card["x"] <= box["x"] and box["x"] + box["width"] <= card["x"] + card["width"]
+    assert [e for e in errors if "WebSocket" not in e] == []
     page.context.close()

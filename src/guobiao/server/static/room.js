@@ -105,6 +105,30 @@ function placeName(p, letter) {
   return p.kind === "bot" ? localName(p.name) : p.name;
 }
 
+// A place's name on its plate in the centre, where room is short: a bot by its level and place
+// ("easy bot B", "机器人B 入门": the levels the lobby lists them by; in 中文 the place first, so
+// that a narrow plate breaks it into two whole words), its full name (with its kind, the name
+// the log, the end of a hand and the replay give it) in the plate's title; a person's name as it
+// is (it wraps).
+function plateName(p, letter) {
+  if (p.kind !== "bot") return placeName(p, letter);
+  const level = ((GLOSSARY_DATA.levels || {})[p.bot_kind] || {})[LANG];
+  const place = (/ ([A-D])$/.exec(p.name) || [])[1] || letter;
+  if (!level) return placeName(p, letter);
+  return LANG === "zh" ? `${t("bot")}${place} ${level}` : `${level} ${t("bot")} ${place}`;
+}
+
+// Where a plate has no room for a name (a small phone's centre): "bot B" (机器人B), a person's
+// name to its first six letters; the full name in the title.
+function plateAbbr(p, letter) {
+  if (p.kind === "bot") {
+    const place = (/ ([A-D])$/.exec(p.name) || [])[1] || letter;
+    return LANG === "zh" ? `${t("bot")}${place}` : `${t("bot")} ${place}`;
+  }
+  const chars = [...placeName(p, letter)];
+  return chars.length > 6 ? `${chars.slice(0, 5).join("")}…` : chars.join("");
+}
+
 // -- the socket ------------------------------------------------------------------------------
 function connect() {
   const keys = roomKeys(ROOM);
@@ -196,7 +220,7 @@ function receive(msg) {
       addLog(describe(msg));
       break;
     case "error":
-      if (["bad_token", "too_many", "no_room"].includes(msg.code)) refusal = msg;
+      if (["bad_token", "too_many", "no_room", "slow_down"].includes(msg.code)) refusal = msg;
       addLog(`⚠ ${describe(msg)}`);
       if (!state || !state.room.started) $("wait-error").textContent = describe(msg);
       break;
@@ -367,19 +391,24 @@ function renderCenter(view, me) {
     return el("div", {class: `plate p${pos}` + (isTurn(seat) ? " current" : ""), id: `plate-${pos}`},
       el("span", {class: "wind"}, t("winds")[seat]),
       seat === 0 ? el("span", {class: "dealer", title: t("dealer")}, t("dealerMark")) : null,
-      el("span", {class: "name"}, placeName(p, "ABCD"[place]) + (state.you === place ? ` (${t("you")})` : "")),
+      el("span", {class: "name", title: placeName(p, "ABCD"[place])},
+        plateName(p, "ABCD"[place]) + (state.you === place ? ` (${t("you")})` : "")),
+      el("span", {class: "abbr", title: placeName(p, "ABCD"[place])}, plateAbbr(p, "ABCD"[place])),
       el("span", {class: "score"}, String(state.scores[place])),
       p.auto ? el("span", {class: "tag auto"}, t("auto")) : null,
       p.connected ? null : el("span", {class: "tag offline"}, t("offline")),
       el("span", {class: "ring", "data-seat": seat}, el("span", {class: "fill"})));
   });
-  fill($("center"), plates,
-    el("div", {class: "mid"},
-      el("div", {class: "round"}, el("span", {}, `${wind}${LANG === "zh" ? "风圈" : " round"}`), " · ",
-        el("span", {}, `${t("hand")} ${state.hand_number + 1}/${state.room.hands}`)),
-      el("div", {class: "wall"}, `${t("wall")} ${view.wall_remaining}`),
-      state.seat === null || state.seat === undefined ? el("div", {class: "muted"}, t("spectating")) : null,
-      el("ol", {id: "log", class: "log"})));
+  const mid = el("div", {class: "mid"},
+    el("div", {class: "round"}, el("span", {}, `${wind}${LANG === "zh" ? "风圈" : " round"}`, el("span", {class: "sep"}, " · ")),
+      el("span", {class: "hand-no"}, `${t("hand")} ${state.hand_number + 1}/${state.room.hands}`)),
+    el("div", {class: "wall"}, `${t("wall")} ${view.wall_remaining}`),
+    state.seat === null || state.seat === undefined ? el("div", {class: "muted"}, t("spectating")) : null,
+    el("ol", {id: "log", class: "log"}));
+  // two columns that only a phone held sideways draws (app.css): the top and left seats' plates
+  // left of the pools, the middle, the right seat's and yours right of them
+  fill($("center"), el("div", {class: "side-a"}, plates[2], plates[3]),
+    el("div", {class: "side-b"}, mid, plates[1], plates[0]));
   addLog("");
 }
 
@@ -499,7 +528,8 @@ function fitTiles() {
     const melds = mine.querySelectorAll(".melds.mine .tile").length;
     const groups = mine.querySelectorAll(".melds.mine > *").length;
     const width = mine.clientWidth - 16;
-    const maxW = wide ? Math.min(64, innerHeight / 9.5) : 60;
+    // upright, at most a fifteenth of the height: two rows of a small phone leave the pond room
+    const maxW = wide ? Math.min(80, innerHeight / 9.5) : Math.min(60, innerHeight / 15);
     const fits = (perRow, share) => width / (perRow + 0.5 + share) - 2;  // 0.5: the drawn tile's gap
     const meldRow = melds ? width / (melds * 0.6 + groups * 0.3) / 0.6 - 2 : maxW;  // melds alone
     let w = fits(n, melds ? melds * 0.7 + groups * 0.25 : 0), layout = "one-row";
@@ -534,7 +564,7 @@ function fitPool(box) {
   const rows = Number(box.dataset.rows) || 3;
   const side = box.classList.contains("d-left") || box.classList.contains("d-right");
   const [across, along] = side ? [box.clientHeight, box.clientWidth] : [box.clientWidth, box.clientHeight];
-  const cap = Math.min(40, Math.max(22, innerHeight / 22));
+  const cap = Math.min(50, Math.max(22, innerHeight / 22));  // 49 px on a 1080 px screen
   const byRow = side ? (across - 6) / 6 * 0.75 : (across - 6) / 6;       // six along a row
   const byRows = side ? (along - rows) / rows : (along - rows) / rows * 0.75;  // the rows side by side
   setW(box, Math.min(cap, byRow, byRows) - 0.5);
@@ -583,7 +613,11 @@ function tick() {
   } else if (timers.turn && turnLeft !== null && view.phase === "act") {
     left = turnLeft; total = totalFor("turn"); words = `${t("winds")[timers.turn.seat]} ${nameOf(timers.turn.seat)} ${t("turnOf")}`;
   }
-  box.textContent = left === null ? "" : `${words} · ${Math.ceil(left)}${t("sec")}`;
+  // the words apart: where a claim's buttons need the row, the seconds alone stay (app.css)
+  const text = left === null ? "" : `${words} · ${Math.ceil(left)}${t("sec")}`;
+  if (box.textContent !== text) {
+    box.replaceChildren(...(left === null ? [] : [el("span", {class: "words"}, `${words} · `), `${Math.ceil(left)}${t("sec")}`]));
+  }
   box.className = "countdown" + (state.must_act ? " mine" : "") + (state.must_act && left !== null && left < 4 ? " urgent" : "");
   bar.classList.toggle("on", left !== null && state.must_act);
   bar.firstChild.style.width = left === null ? "0%" : `${Math.min(100, 100 * left / total)}%`;
