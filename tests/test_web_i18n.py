@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from guobiao.bots import BOT_NAMES, LEVEL_NAMES
+from guobiao.bots import BOT_NAMES, LEVEL_NAMES, LEVEL_OF
 from guobiao.scoring.fans import Fan
 from guobiao.table.glossary import BOT_NAME, TABLE_NAME, TERMS
 from test_server_e2e import post
@@ -143,8 +143,12 @@ def test_the_pages_speak_chinese(base_url: str, browser: Any) -> None:
 
     # the table's and the bots' names, made by the server, in 中文
     assert TABLE_NAME.zh.format(id=room_id[:4]) in seen
+    # each bot on its plate by place and level (机器人B 入门), its whole name in the title
+    level = LEVEL_NAMES[LEVEL_OF["efficiency"]].zh
     for place in "BCD":
-        assert BOT_NAME.zh.format(kind=BOT_NAMES["efficiency"].zh, place=place) in seen
+        assert f"机器人{place} {level}" in seen, seen
+        full = BOT_NAME.zh.format(kind=BOT_NAMES["efficiency"].zh, place=place)
+        assert page.locator(f'[title="{full}"]').count() >= 1, full
     # the person's time-outs and the auto-play notice (docs/web.md: a notice, code auto_on)
     assert any(ZOE in line and "超时" in line for line in lines), lines
     assert messages["auto_on"].format(name=ZOE) in lines
