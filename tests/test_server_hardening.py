@@ -5,6 +5,7 @@ logout, unknown tournaments, numeric ranges, security headers."""
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import json
 import random
@@ -981,32 +982,46 @@ def test_only_the_latest_closed_tables_are_kept(tmp_path: Path) -> None:
         store.close()
 
 
+def _closed_rooms(client: TestClient, count: int, **body: Any) -> list[dict[str, Any]]:
+    """``count`` practice rooms started, opened once, then closed by the server (as made)."""
+    hub = hub_of(client)
+    made_rooms = []
+    for i in range(count):
+        made = create(client, f"10.0.4.{i}", practice=True, **body).json()
+        client.post(f"/api/rooms/{made['id']}/start", json={"owner_token": made["owner_token"]})
+        with client.websocket_connect(f"/ws/rooms/{made['id']}?token={made['token']}") as ws:
+            assert ws.receive_json()["type"] == "welcome"
+        room = hub.lobby.rooms[made["id"]]
+        settle(lambda room=room: room.sockets == 0)
+        client.portal.call(hub.retire, room)  # type: ignore[union-attr]
+        made_rooms.append(made)
+    hub.closed.clear()
+    return made_rooms
+
+
+@contextlib.contextmanager
+def counting_rebuilds() -> Iterator[list[str]]:
+    """The ids of the closed rooms rebuilt from the store (``Room.from_dict``) meanwhile."""
+    rebuilt: list[str] = []
+    real = Room.from_dict
+
+    def counting(data: dict[str, Any], *args: Any) -> Room:
+        rebuilt.append(str(data["id"]))
+        return real(data, *args)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(app_module.Room, "from_dict", staticmethod(counting))
+        yield rebuilt
+
+
 def test_a_closed_table_is_read_without_rebuilding_it_and_rebuilds_are_bounded(
     tmp_path: Path,
 ) -> None:
     limits = Limits(bot_delay=0, between_hands=0, rebuild_burst=2, rebuild_every=1e6)
     with behind_proxy(app_with(tmp_path, limits)) as client:
         hub = hub_of(client)
-        closed = []
-        for i in range(3):  # three rooms played a little, then closed by the server
-            made = create(client, f"10.0.2.{i}", practice=True).json()
-            client.post(f"/api/rooms/{made['id']}/start", json={"owner_token": made["owner_token"]})
-            with client.websocket_connect(f"/ws/rooms/{made['id']}?token={made['token']}") as ws:
-                assert ws.receive_json()["type"] == "welcome"
-            room = hub.lobby.rooms[made["id"]]
-            settle(lambda room=room: room.sockets == 0)
-            client.portal.call(hub.retire, room)  # type: ignore[union-attr]
-            closed.append(made["id"])
-        hub.closed.clear()
-        rebuilt: list[str] = []
-        real = Room.from_dict
-
-        def counting(data: dict[str, Any], *args: Any) -> Room:
-            rebuilt.append(str(data["id"]))
-            return real(data, *args)
-
-        with pytest.MonkeyPatch.context() as patch:
-            patch.setattr(app_module.Room, "from_dict", staticmethod(counting))
+        closed = [made["id"] for made in _closed_rooms(client, 3)]
+        with counting_rebuilds() as rebuilt:
             for room_id in closed:  # the info, the pages: from the row, nothing replayed
                 info = client.get(f"/api/rooms/{room_id}", headers=at("10.0.3.1"))
                 assert info.status_code == 200 and info.json()["closed"], info.text
@@ -1026,36 +1041,11 @@ def test_a_closed_table_is_read_without_rebuilding_it_and_rebuilds_are_bounded(
             assert again.status_code == 200 and rebuilt == closed[:2]
 
 
-def _closed_rooms(client: TestClient, count: int, **body: Any) -> list[dict[str, Any]]:
-    """``count`` practice rooms started, opened once, then closed by the server (as made)."""
-    hub = hub_of(client)
-    made_rooms = []
-    for i in range(count):
-        made = create(client, f"10.0.4.{i}", practice=True, **body).json()
-        client.post(f"/api/rooms/{made['id']}/start", json={"owner_token": made["owner_token"]})
-        with client.websocket_connect(f"/ws/rooms/{made['id']}?token={made['token']}") as ws:
-            assert ws.receive_json()["type"] == "welcome"
-        room = hub.lobby.rooms[made["id"]]
-        settle(lambda room=room: room.sockets == 0)
-        client.portal.call(hub.retire, room)  # type: ignore[union-attr]
-        made_rooms.append(made)
-    hub.closed.clear()
-    return made_rooms
-
-
 def test_sockets_to_closed_tables_rebuild_them_at_a_bounded_rate(tmp_path: Path) -> None:
     limits = Limits(bot_delay=0, between_hands=0, rebuild_burst=2, rebuild_every=1e6)
     with behind_proxy(app_with(tmp_path, limits)) as client:
         closed = [made["id"] for made in _closed_rooms(client, 3)]
-        rebuilt: list[str] = []
-        real = Room.from_dict
-
-        def counting(data: dict[str, Any], *args: Any) -> Room:
-            rebuilt.append(str(data["id"]))
-            return real(data, *args)
-
-        with pytest.MonkeyPatch.context() as patch:
-            patch.setattr(app_module.Room, "from_dict", staticmethod(counting))
+        with counting_rebuilds() as rebuilt:
             for room_id in closed[:2]:  # a spectator's look at how it ended, then closed
                 with client.websocket_connect(f"/ws/rooms/{room_id}", headers=at("10.0.5.1")) as ws:
                     assert ws.receive_json()["type"] == "welcome"

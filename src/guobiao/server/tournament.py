@@ -59,13 +59,7 @@ from guobiao.tournament.models import (
     Tournament,
     TournamentSession,
 )
-from guobiao.tournament.ranking import (
-    Standing,
-    format_points,
-    individual_ranking,
-    not_ranked,
-    team_ranking,
-)
+from guobiao.tournament.ranking import format_points, individual_ranking, team_ranking, unplaced
 from guobiao.tournament.store import Store, StoreError
 
 __all__ = ["COOKIE", "SessionClock", "Watcher", "tournament_router"]
@@ -366,12 +360,7 @@ class _Reader:
         ]
         # every registered player is listed: after the ranked ones, with no place, those who
         # left the tournament, then those with no ranked session, each with why (``status``)
-        after: list[tuple[str, str, Standing | None]] = [
-            (s.name, s.withdrawn, s)
-            for s in individual_ranking(results, withdrawn="last")
-            if s.withdrawn is not None
-        ]
-        after += [(p, why, None) for p, why in not_ranked(results, info.players).items()]
+        after = unplaced(results, info.players)
         for player, why, standing in after:
             individual.append(
                 {

@@ -35,6 +35,7 @@ __all__ = [
     "player_histories",
     "readings_line",
     "team_ranking",
+    "unplaced",
     "withdrawals",
 ]
 
@@ -524,6 +525,22 @@ def not_ranked(results: Iterable[TableResult], registered: Iterable[str]) -> dic
         else:
             out[player] = "disqualified in session"
     return out
+
+
+def unplaced(
+    results: Iterable[TableResult], registered: Iterable[str]
+) -> list[tuple[str, str, Standing | None]]:
+    """The registered players listed after the ranked ones, with no place, in order: those who
+    left the tournament (their ``Standing``, ``withdrawn="last"``), then ``not_ranked`` (no
+    standing); each with why (``Standing.withdrawn`` or one of ``UNRANKED_REASONS``)."""
+    tables = _check(results)
+    after: list[tuple[str, str, Standing | None]] = [
+        (s.name, s.withdrawn, s)
+        for s in individual_ranking(tables, withdrawn="last")
+        if s.withdrawn is not None
+    ]
+    after += [(p, why, None) for p, why in not_ranked(tables, registered).items()]
+    return after
 
 
 def withdrawals(results: Iterable[TableResult]) -> dict[str, str]:

@@ -982,7 +982,7 @@ def standings(
     (``15/2``). Every registered player is listed: after the ranked ones, with no place, who
     left the tournament and who is not ranked (did not play, a substitute only), each with why
     (``status``; the terminal: ``—`` and the reason)."""
-    from guobiao.tournament.ranking import individual_ranking, not_ranked, team_ranking
+    from guobiao.tournament.ranking import individual_ranking, team_ranking, unplaced
 
     if csv_path is not None and json_path is not None:
         _fail("give --csv or --json, not both")
@@ -1005,12 +1005,7 @@ def standings(
         ranking = team_ranking(results, members)
     else:
         ranking = individual_ranking(results)
-        after = [
-            (s.name, s.withdrawn, s)
-            for s in individual_ranking(results, withdrawn="last")
-            if s.withdrawn is not None
-        ]
-        after += [(p, why, None) for p, why in not_ranked(results, info.players).items()]
+        after = unplaced(results, info.players)
     rows = [_standing_json(s, team_of.get(s.name), by_team) for s in ranking]
     rows += [_unranked_json(p, team_of.get(p), why, s) for p, why, s in after]
     if not by_team:  # the EMA (MERS) fields in every individual export
