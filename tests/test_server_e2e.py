@@ -228,7 +228,8 @@ def test_play_a_hand_by_clicking_and_check_the_fan_breakdown(won_hand: dict[str,
     assert overlay.count() == 1
     assert "Hand over (Hand 1)" in overlay.inner_text()
     assert rows(page, "#overlay table.fans tr") == breakdown(result)
-    names = won_hand["replay"]["names_by_seat"]
+    # the names as the table shows them (a bot by its level and place, as its plate: nameOf)
+    names = page.evaluate("() => [0, 1, 2, 3].map(nameOf)")
     # the first hand: every seat had the starting points (第十条二(一)) before it
     start = [STARTING_POINTS] * 4
     assert rows(page, "#overlay table.deltas tr") == settlement(result, names, start)

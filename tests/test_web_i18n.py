@@ -143,10 +143,12 @@ def test_the_pages_speak_chinese(base_url: str, browser: Any) -> None:
 
     # the table's and the bots' names, made by the server, in 中文
     assert TABLE_NAME.zh.format(id=room_id[:4]) in seen
-    # each bot on its plate by place and level (机器人B 入门), its whole name in the title
+    # each bot on its plate by level and place (入门机器人B, as English reads easy bot B), its
+    # whole name in the title
     level = LEVEL_NAMES[LEVEL_OF["efficiency"]].zh
+    plates = page.locator("#center .plate .name").all_inner_texts()
     for place in "BCD":
-        assert f"机器人{place} {level}" in seen, seen
+        assert f"{level}机器人{place}" in plates, plates
         full = BOT_NAME.zh.format(kind=BOT_NAMES["efficiency"].zh, place=place)
         assert page.locator(f'[title="{full}"]').count() >= 1, full
     # the person's time-outs and the auto-play notice (docs/web.md: a notice, code auto_on)

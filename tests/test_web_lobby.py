@@ -327,3 +327,34 @@ def test_help_page_fans_and_limits_in_both_languages(browser: Any, base_url: str
     groups = page.evaluate("[...document.querySelectorAll('th.group')].map((g) => g.innerText)")
     assert groups[0] == "88番（7种）" and len(groups) == 12
     assert errors == []
+
+
+PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_lobby_on_a_phone_title_on_one_line_and_taps_a_finger_high(
+    browser: Any, base_url: str, lang: str
+) -> None:
+    context = browser.new_context(**PHONE)
+    page = context.new_page()
+    page.goto(f"{base_url}/?lang={lang}")
+    page.wait_for_selector("#create button[type=submit]")
+    assert page.evaluate("LANG") == lang
+    title = page.evaluate(
+        """() => { const h = document.querySelector('.bar h1'), s = getComputedStyle(h);
+                   return [h.getBoundingClientRect().height, parseFloat(s.lineHeight)
+                           || parseFloat(s.fontSize) * 1.2, h.innerText]; }"""
+    )
+    height, line, text = title
+    assert height < 1.5 * line, f"{text!r} takes {height / line:.1f} lines"
+    small = page.evaluate(
+        """() => [...document.querySelectorAll(
+                 '.bar a.button, .bar button, #create button, #create select, #create input')]
+               .filter((e) => e.offsetParent !== null && e.type !== 'checkbox')
+               .map((e) => [e.innerText || e.name || e.tagName, e.getBoundingClientRect().height])
+               .filter(([, h]) => h < 44)"""
+    )
+    assert small == [], small  # each at least 44 px high: a finger's tap
+    assert page.evaluate("document.documentElement.scrollWidth <= innerWidth")
+    context.close()

@@ -18,6 +18,7 @@ history.replaceState(null, "", location.pathname);  // keep secrets out of the a
 Object.assign(STRINGS.en, {
   lastHand: "Last hand",
   continue: "Continue",
+  seeTable: "See the table",
   waitingOthers: "Waiting for the others…",
   claimNow: "Claim?",
   claimWindow: "Claims open",
@@ -42,6 +43,7 @@ Object.assign(STRINGS.en, {
 Object.assign(STRINGS.zh, {
   lastHand: "上一盘",
   continue: "继续",
+  seeTable: "看牌桌",
   waitingOthers: "等待其他玩家…",
   claimNow: "吃碰杠和？",
   claimWindow: "吃碰时间",
@@ -99,23 +101,41 @@ function actionText(text) {
   return arg ? `${acts[kind] || kind} ${splitTiles(arg).map(tileLabel).join("")}` : (acts[kind] || kind);
 }
 
-// A place's name as shown: a bot's server-made name ("efficiency bot B") in the page's language
-// (common.js localName; a person's name as it is).
+// A place's full name: a bot's server-made name ("efficiency bot B") in the page's language
+// (common.js localName; a person's name as it is), as the plates' titles give it.
 function placeName(p, letter) {
   return p.kind === "bot" ? localName(p.name) : p.name;
 }
 
-// A place's name on its plate in the centre, where room is short: a bot by its level and place
-// ("easy bot B", "机器人B 入门": the levels the lobby lists them by; in 中文 the place first, so
-// that a narrow plate breaks it into two whole words), its full name (with its kind, the name
-// the log, the end of a hand and the replay give it) in the plate's title; a person's name as it
-// is (it wraps).
-function plateName(p, letter) {
-  if (p.kind !== "bot") return placeName(p, letter);
+// A place's name wherever the table names it (its plate, the log, the clocks, the end of a hand):
+// a bot by its level and place ("easy bot B", 入门机器人B: the levels the lobby lists them by,
+// the level first in both languages, as "West easy bot C 500" reads), its full name with its
+// kind (efficiency bot B, 牌效机器人 B) in the plates' titles; a person's name as it is (it
+// wraps). nameParts gives it in two parts where a plate may break it between them (入门 /
+// 机器人B), or in one.
+function nameParts(p, letter) {
+  if (p.kind !== "bot") return [placeName(p, letter)];
   const level = ((GLOSSARY_DATA.levels || {})[p.bot_kind] || {})[LANG];
   const place = (/ ([A-D])$/.exec(p.name) || [])[1] || letter;
-  if (!level) return placeName(p, letter);
-  return LANG === "zh" ? `${t("bot")}${place} ${level}` : `${level} ${t("bot")} ${place}`;
+  if (!level) return [placeName(p, letter)];
+  return LANG === "zh" ? [level, `${t("bot")}${place}`] : [level, `${t("bot")} ${place}`];
+}
+
+function plateName(p, letter) { return nameParts(p, letter).join(LANG === "zh" ? "" : " "); }
+
+// The same on a plate: in 中文 a line may break between the level and the bot (<wbr>), never
+// inside a word
+function plateNameNodes(p, letter) {
+  const parts = nameParts(p, letter);
+  return LANG === "zh" && parts.length > 1 ? [parts[0], el("wbr"), parts[1]] : [parts.join(" ")];
+}
+
+// A name the server made for a bot ("efficiency bot B", the names of an older hand's result) as
+// plateName gives it; any other name as it is.
+function shownName(name) {
+  const kinds = Object.keys(GLOSSARY_DATA.bots || {}).join("|");
+  const found = kinds && new RegExp(`^(${kinds}) bot ([A-D])$`).exec(name);
+  return found ? plateName({kind: "bot", bot_kind: found[1], name}, found[2]) : localName(name);
 }
 
 // Where a plate has no room for a name (a small phone's centre): "bot B" (机器人B), a person's
@@ -158,7 +178,7 @@ function act(action) { send({type: "action", action, decision: state ? state.dec
 function nameOf(seat) {
   if (!state || !state.places_by_seat) return "?";
   const place = state.places_by_seat[seat];
-  return placeName(state.room.places[place], "ABCD"[place]);
+  return plateName(state.room.places[place], "ABCD"[place]);
 }
 
 // The server's public timers, or the same built from the older `deadline` / `next_hand_in`.
@@ -230,8 +250,7 @@ function receive(msg) {
 function addLog(text) {
   if (text) log.push(text);
   log = log.slice(-3);
-  const box = $("log");
-  if (box) box.replaceChildren(...log.map((line) => el("li", {}, line)));
+  fitLog();
 }
 
 // -- drawing ---------------------------------------------------------------------------------
@@ -254,7 +273,7 @@ function renderWaiting(room) {
   const keys = roomKeys(ROOM);
   $("wait-places").replaceChildren(...room.places.map((p, i) =>
     el("li", {}, `${"ABCD"[i]} (${t("winds")[i]}) · `,
-      p.kind === "empty" ? t("empty") : `${placeName(p, "ABCD"[i])} (${t(p.kind === "bot" ? "bot" : "human")})`,
+      p.kind === "empty" ? t("empty") : `${plateName(p, "ABCD"[i])} (${p.kind === "bot" ? t("kind_" + p.bot_kind) : t("human")})`,
       state.you === i ? ` ← ${t("you")}` : "")));
   const free = room.places.some((p) => p.kind === "empty");
   $("join-form").hidden = !(free && state.you === null && !keys.token && keys.invite);
@@ -392,7 +411,7 @@ function renderCenter(view, me) {
       el("span", {class: "wind"}, t("winds")[seat]),
       seat === 0 ? el("span", {class: "dealer", title: t("dealer")}, t("dealerMark")) : null,
       el("span", {class: "name", title: placeName(p, "ABCD"[place])},
-        plateName(p, "ABCD"[place]) + (state.you === place ? ` (${t("you")})` : "")),
+        ...plateNameNodes(p, "ABCD"[place]), state.you === place ? ` (${t("you")})` : ""),
       el("span", {class: "abbr", title: placeName(p, "ABCD"[place])}, plateAbbr(p, "ABCD"[place])),
       el("span", {class: "score"}, String(state.scores[place])),
       p.auto ? el("span", {class: "tag auto"}, t("auto")) : null,
@@ -549,14 +568,86 @@ function fitTiles() {
   for (const pos of [1, 3]) {
     const box = $("pos-" + pos);
     // wide: by the box's width; upright: the melds stand in a column (app.css), as wide as the
-    // box lets the backs be; then smaller until the column fits the box's height (a hand laid
-    // open at the end is a column of tiles)
-    let w = Math.floor(wide ? Math.min(cap, box.clientWidth / 4.6) : Math.min(24, (box.clientWidth - 4) / 1.25));
-    setW(box, w);
-    while (w > 8 && box.scrollHeight > box.clientHeight + 1) setW(box, --w);
+    // box lets the backs be; then smaller until the column fits the box's height
+    const fit = (w) => {
+      setW(box, w);
+      while (w > 8 && (box.scrollHeight > box.clientHeight + 1 || box.scrollWidth > box.clientWidth + 1)) setW(box, --w);
+      return w;
+    };
+    box.classList.remove("open-rows");
+    const w = fit(Math.floor(wide ? Math.min(cap, box.clientWidth / 4.6) : Math.min(24, (box.clientWidth - 4) / 1.25)));
+    // a hand laid open at the end: a column of tiles lying across the strip, or upright in rows
+    // where that makes them larger (held sideways, a phone's column left them 14-16 px)
+    if (box.querySelector(".revealed")) {
+      box.classList.add("open-rows");
+      const across = fit(Math.floor(Math.min(cap, (box.clientWidth - 5) / 2)));
+      if (across <= w) { box.classList.remove("open-rows"); fit(w); }
+    }
   }
-  setW($("pos-2"), Math.min(cap, $("pos-2").clientWidth / 24, wide ? innerHeight / 30 : 26));
-  for (let pos = 0; pos < 4; pos++) fitPool($("pool-" + pos));  // after the rest: the pond is what is left
+  // the top seat: a row as high as the pond can spare; higher where there is more than backs to
+  // read, its melds (13 px on a phone held sideways; its row's padding makes up for them) or its
+  // hand laid open at the end
+  const top = $("pos-2");
+  const open = top.querySelector(".revealed") !== null;
+  const melds = top.querySelector(".melds .meld") !== null;
+  setW(top, Math.min(cap, top.clientWidth / 24, wide ? innerHeight / (open ? 19 : melds ? 25 : 30) : 26));
+  fitPond();  // after the rest: the pond is what is left
+}
+
+function poolCap() { return Math.min(50, Math.max(22, innerHeight / 22)); }  // 49 px on a 1080 px screen
+
+// The pond's three rows (the top pool, the centre, your pool), in pixels: the pools' tiles as
+// large as the pond lets them be, every pool alike. Upright (a phone) the side pools stand in the
+// middle row beside the centre: a fixed share of it left them 14 px tiles at 360x640, against the
+// top and bottom pools' 22. On a wider screen the side pools span the pond and the centre gets
+// what the top and bottom pools leave, up to room for its log (its text, 14 px at 1280x720, had
+// 115 px and cut its lines); a short phone held sideways has its own layout (app.css).
+function fitPond() {
+  const pond = $("pond");
+  if (matchMedia("(max-height: 500px) and (orientation: landscape)").matches) {
+    pond.style.gridTemplateRows = "";
+  } else {
+    const upright = matchMedia("(orientation: portrait)").matches;
+    const cs = getComputedStyle(pond);
+    const height = pond.clientHeight - parseFloat(cs.paddingTop) - parseFloat(cs.paddingBottom) - 2 * (parseFloat(cs.rowGap) || 0);
+    const rows = (pos) => Number($("pool-" + pos).dataset.rows) || 3;
+    const tall = (w, n) => n * w * 4 / 3 + n;  // n rows of tiles w px wide, 1 px apart
+    const topMost = ($("pool-2").clientWidth - 6) / 6;  // six across the top and bottom pools
+    const sideMost = Math.min(...[1, 3].map((pos) => ($("pool-" + pos).clientWidth - rows(pos)) / rows(pos)));
+    const font = parseFloat(getComputedStyle($("center")).fontSize);
+    // the centre's least height (its plates, the round and the wall; upright its container
+    // queries make do with less) and the most it uses (its log's three lines, wrapped)
+    const [least, most] = upright ? [0, 0] : [font * 8, font * 12];
+    const heights = (w) => {
+      const top = tall(Math.min(w, topMost), rows(2)), bottom = tall(Math.min(w, topMost), rows(0));
+      const mid = Math.max(least, upright ? tall(Math.min(w, sideMost), 6) : 0);
+      return [top, mid, bottom];
+    };
+    let lo = 4, hi = poolCap();
+    const fits = (w) => heights(w).reduce((a, b) => a + b) <= height;
+    if (fits(hi)) lo = hi;
+    for (let i = 0; i < 20 && hi - lo > 0.05; i++) { const w = (lo + hi) / 2; if (fits(w)) lo = w; else hi = w; }
+    let [top, mid, bottom] = heights(lo);
+    let spare = Math.max(0, height - top - mid - bottom);
+    const more = Math.min(spare, Math.max(0, most - mid));
+    mid += more;
+    spare -= more;
+    // the rest: upright to every row, else to the top and bottom pools (their tiles at their cap)
+    if (upright) { top += spare / 3; mid += spare / 3; bottom += spare / 3; } else { top += spare / 2; bottom += spare / 2; }
+    pond.style.gridTemplateRows = [top, mid, bottom].map((h) => `minmax(0, ${h.toFixed(2)}fr)`).join(" ");
+  }
+  for (let pos = 0; pos < 4; pos++) fitPool($("pool-" + pos));
+  fitLog();
+}
+
+// The centre's log: its lines wrap (a line cut with "…" lost its tile); the oldest go where the
+// centre has no room for them.
+function fitLog() {
+  const box = $("log");
+  if (!box) return;
+  box.replaceChildren(...log.map((line) => el("li", {}, line)));
+  const mid = box.parentElement;
+  while (box.firstChild && mid.scrollHeight > mid.clientHeight + 1) box.firstChild.remove();
 }
 
 // A pool: 6 tiles a row (the side seats' rows run up and down), 1 px apart, within its box.
@@ -564,7 +655,7 @@ function fitPool(box) {
   const rows = Number(box.dataset.rows) || 3;
   const side = box.classList.contains("d-left") || box.classList.contains("d-right");
   const [across, along] = side ? [box.clientHeight, box.clientWidth] : [box.clientWidth, box.clientHeight];
-  const cap = Math.min(50, Math.max(22, innerHeight / 22));  // 49 px on a 1080 px screen
+  const cap = poolCap();
   const byRow = side ? (across - 6) / 6 * 0.75 : (across - 6) / 6;       // six along a row
   const byRows = side ? (along - rows) / rows : (along - rows) / rows * 0.75;  // the rows side by side
   setW(box, Math.min(cap, byRow, byRows) - 0.5);
@@ -573,6 +664,9 @@ function fitPool(box) {
 // a pool's box changes size when the rest of the table does: fit it again
 const poolObserver = new ResizeObserver((entries) => { for (const e of entries) fitPool(e.target); });
 for (let pos = 0; pos < 4; pos++) poolObserver.observe($("pool-" + pos));
+// the pond's own size changes with the controls' (a claim's buttons): its rows again
+const pondObserver = new ResizeObserver(() => { if (!$("table").hidden && state && state.view) fitPond(); });
+pondObserver.observe($("pond"));
 
 addEventListener("resize", () => fitTiles());
 
@@ -702,7 +796,7 @@ function showHandEnd(msg) {
   const r = msg.result;
   // names by seat; a bot's in the page's language (the seats of that hand: its own places_by_seat)
   const places = msg.hand_number === (state && state.hand_number) ? state.places_by_seat : null;
-  const names = r.names.map((n, s) => places ? placeName(state.room.places[places[s]], "ABCD"[places[s]]) : n);
+  const names = r.names.map((n, s) => places ? plateName(state.room.places[places[s]], "ABCD"[places[s]]) : shownName(n));
   // each seat's score (局分) after the hand, beside its change
   const scores = msg.scores && places ? [0, 1, 2, 3].map((s) => msg.scores[places[s]]) : null;
   const title = LANG === "zh" ? `第 ${msg.hand_number + 1} 盘结束` : `${t("handEnd")} (${t("hand")} ${msg.hand_number + 1})`;
@@ -718,6 +812,9 @@ function showHandEnd(msg) {
     }}, t("continue")) : el("button", {class: "big", onclick: closeOverlay}, t("close")),
     el("a", {href: `/room/${ROOM}/replay?hand=${msg.hand_number + 1}`, id: "replay-hand", class: "button secondary",
       target: "_blank", rel: "noopener"}, t("replayHand")),
+    // the table under the box, every hand laid open on it (a phone has no Escape key); Last hand
+    // brings the box back
+    el("button", {id: "see-table", class: "secondary", onclick: closeOverlay}, t("seeTable")),
   ];
   showOverlay("hand_end", parts, buttons);
   if (live && readySent === msg.hand_number) $("continue").disabled = true;
@@ -730,7 +827,7 @@ function showSessionEnd(msg) {
   showOverlay("session_end", [el("h2", {}, t("sessionEnd")),
     el("table", {class: "deltas"},
       el("tr", {}, el("th", {}), el("th", {}, t("score")), el("th", {}, t("stdPoints"))),
-      order.map((i) => el("tr", {}, el("td", {}, localName(msg.names[i])), el("td", {class: "num"}, msg.scores[i]),
+      order.map((i) => el("tr", {}, el("td", {}, shownName(msg.names[i])), el("td", {class: "num"}, msg.scores[i]),
         el("td", {class: "num"}, msg.standard_points[i] ?? "—")))),
     el("p", {class: "links"}, el("a", {href: `/room/${ROOM}/replay`, id: "replay-link"}, t("replayHands")),
       el("a", {href: "/"}, t("lobby")))],
