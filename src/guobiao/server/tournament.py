@@ -59,7 +59,13 @@ from guobiao.tournament.models import (
     Tournament,
     TournamentSession,
 )
-from guobiao.tournament.ranking import format_points, individual_ranking, team_ranking, unplaced
+from guobiao.tournament.ranking import (
+    format_points,
+    individual_ranking,
+    player_histories,
+    team_ranking,
+    unplaced,
+)
 from guobiao.tournament.store import Store, StoreError
 
 __all__ = ["COOKIE", "SessionClock", "Watcher", "tournament_router"]
@@ -343,6 +349,25 @@ class _Reader:
         results = self.store.table_results(name)
         team_of = {p: v[1] for p, v in info.players.items()}
         number_of = {p: v[0] for p, v in info.players.items()}
+        histories = player_histories(results)
+
+        def by_session(player: str) -> dict[str, dict[str, Any]]:
+            """The player's sessions in session order (``sessions`` is the ranking's list,
+            highest first, 第十一条三): 局分, standard points, and a forfeit (弃权, 第十三条二(一))."""
+            history = histories.get(player)
+            return {
+                str(line.session): {
+                    "score": line.score,
+                    "standard": (
+                        None
+                        if line.standard_points is None
+                        else format_points(line.standard_points)
+                    ),
+                    "forfeit": line.forfeit,
+                }
+                for line in (history.lines if history else ())
+            }
+
         individual = [
             {
                 "rank": s.label,
@@ -353,6 +378,7 @@ class _Reader:
                 "match": s.match_points,
                 "best": format_points(s.best_session),
                 "sessions": [format_points(p) for p in s.session_points],
+                "by_session": by_session(s.name),
                 "partial": bool(s.partial),  # counts a table entered only in part
                 "status": "ranked",
             }
@@ -376,6 +402,7 @@ class _Reader:
                         if standing is None
                         else [format_points(p) for p in standing.session_points]
                     ),
+                    "by_session": by_session(player),
                     "partial": False,
                     "status": why,
                 }

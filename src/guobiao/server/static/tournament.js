@@ -5,6 +5,31 @@
 const NAME = tournamentName();
 let SUMMARY = null;
 let SESSION = null;
+let SESSIONS = {};  // each player's sessions by number: {player: {session: {score, standard, forfeit}}}
+
+const FORFEIT_TITLE = "弃权：超过15分钟不到场，局分为0 forfeit: more than 15 minutes late, 局分 0 (第十三条二(一))";
+
+// The standings' ``by_session`` of every player, in session order (their ``sessions`` is the
+// ranking's list, highest first, 第十一条三), with a forfeit (弃权) marked.
+function sessionsByPlayer(rows) {
+  return Object.fromEntries(rows.map((r) => [r.name, r.by_session || {}]));
+}
+
+function forfeited(player, session) {
+  return Boolean(player && SESSIONS[player]?.[session]?.forfeit);
+}
+
+// 弃权 forfeit, after a session's points (standings) or the seat played for them (a card)
+function forfeitMark(player) {
+  return el("span", {class: "forfeit", "data-mark": "forfeit", title: FORFEIT_TITLE},
+    `${player ? player + " " : ""}${term("forfeit", "zh")} forfeit`);
+}
+
+function sessionCell(player, session) {
+  const found = SESSIONS[player]?.[session];
+  return el("td", {class: "num wide-only", "data-session": session},
+    found?.standard ?? "", found?.forfeit ? [" ", forfeitMark()] : null);
+}
 
 // why a registered player has no place (the standings' ``status``; 第十二条三(二), 第十三条四)
 const UNRANKED = {
@@ -31,7 +56,7 @@ function standingsRows(rows) {
     el("td", {class: "muted"}, r.team || "—"),
     el("td", {class: "num strong"}, r.standard),
     el("td", {class: "num"}, r.match),
-    ...(SUMMARY ? Array.from({length: SUMMARY.sessions}, (_, i) => el("td", {class: "num wide-only"}, r.sessions[i] ?? "")) : [])));
+    ...(SUMMARY ? Array.from({length: SUMMARY.sessions}, (_, i) => sessionCell(r.name, i + 1)) : [])));
   return [el("thead", {}, head), el("tbody", {}, body)];
 }
 
@@ -52,7 +77,8 @@ function tableCard(session, t) {
       el("a", {href: tUrl(NAME, "sheet", session, t.table)}, both("score_sheet"))),
     el("table", {class: "seats"}, el("tbody", {}, t.seats.map((s) => el("tr", {},
       el("td", {class: "wind"}, WIND_LABELS[s.wind]),
-      el("td", {class: "name"}, s.name, s.substitute ? " " : null, seatMark(s)),
+      el("td", {class: "name"}, s.name, s.substitute ? " " : null, seatMark(s),
+        forfeited(s.plays_for, session) ? [" ", forfeitMark(s.plays_for)] : null),
       el("td", {class: "num"}, s.score ?? "")))))
   );
 }
@@ -68,6 +94,7 @@ async function refresh() {
   try {
     SUMMARY = await api("GET", tApi(NAME));
     const standings = await api("GET", tApi(NAME, "standings"));
+    SESSIONS = sessionsByPlayer(standings.individual);
     const select = document.getElementById("session-select");
     if (select.options.length !== SUMMARY.seated.length) {
       fill(select, SUMMARY.seated.map((n) => el("option", {value: n}, `第${n}${term("session", "zh")} ${term("session", "en")} ${n}`)));
