@@ -212,3 +212,46 @@ def test_a_list_of_the_bots_names_every_bot(name: str) -> None:
         named = {kind for kind in BOT_KINDS if f"`{kind}`" in paragraph}
         if len(named) >= 3:
             assert named == set(BOT_KINDS), paragraph
+
+
+def test_the_distributed_doc_ray_local_command_gives_the_serial_results(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """docs/distributed.md's `--ray-address local` line (a private one-machine Ray) gives what one
+    process gives; `--ray-address auto` needs a cluster and is left out."""
+    import shlex
+
+    pytest.importorskip("ray")
+    run = _run_in(tmp_path, monkeypatch)
+    commands = _doc_commands("distributed.md")
+    local = [c for c in commands if "--ray-address local" in c]
+    serial = [c for c in commands if "--ray-address" not in c and "--workers" not in c]
+    assert len(local) == 1 and len(serial) == 1
+    outputs = [
+        re.sub(r"\d+ hands/s", "", run(_smaller(shlex.split(c)[1:])).output)
+        for c in (serial[0], local[0])
+    ]
+    assert outputs[0] == outputs[1] and "2 sessions, 4 hands" in outputs[0]
+
+
+@pytest.mark.parametrize("name", ["env.md", "replay-log.md"])
+def test_the_true_comments_of_the_research_docs_hold(name: str) -> None:
+    """An expression line of a ```python block commented ``# True`` (which the literal check of
+    tests/test_readme.py leaves out) evaluates to True after the blocks before it ran."""
+    import contextlib
+    import io
+
+    blocks = re.findall(
+        r"```python\n(.*?)```", (ROOT / "docs" / name).read_text(encoding="utf-8"), flags=re.S
+    )
+    namespace: dict[str, object] = {}
+    checked = 0
+    for block in blocks:
+        with contextlib.redirect_stdout(io.StringIO()):
+            exec(compile(block, name, "exec"), namespace)
+        for line in block.splitlines():
+            code, _, comment = line.partition("  # ")
+            if code and not code.startswith(" ") and comment.split(":")[0].strip() == "True":
+                assert eval(code, namespace) is True, line
+                checked += 1
+    assert checked

@@ -55,6 +55,7 @@ __all__ = [
     "parse_response",
     "response_to_actions",
     "run",
+    "serve",
 ]
 
 BOTZONE_RULES: Final = TableRules(fan_profile="botzone", flowers=False)
@@ -912,6 +913,50 @@ def _next_request(line: str) -> str:
     return text
 
 
+def serve(
+    kind: str = "fan",
+    *,
+    seed: int | None = None,
+    transport: str = "auto",
+    keep_running: bool = False,
+    stdin: TextIO | None = None,
+    stdout: TextIO | None = None,
+    stderr: TextIO | None = None,
+    rules: TableRules = BOTZONE_RULES,
+) -> int:
+    """What ``guobiao botzone-bot --bot KIND`` does, without a third-party package (Botzone's
+    Python has neither click nor rich): the guobiao bot ``kind`` answers the judge, on standard
+    input and output unless given others, under ``rules`` (:data:`BOTZONE_RULES`, the judge's
+    table; ``guobiao botzone-bot --rules`` changes its fan profile). Returns the exit code:
+    0, or 2 after ``error: <message>`` on standard error for input it cannot read (no answer).
+
+    The ``__main__.py`` of a Botzone upload (docs/botzone.md)::
+
+        import sys
+        from guobiao.botzone.protocol import serve
+        sys.exit(serve("fan", keep_running=True))
+    """
+    import sys
+
+    from guobiao.bots import make_bot
+
+    bot = make_bot(kind, seed, rules)
+    try:
+        run(
+            bot,
+            sys.stdin if stdin is None else stdin,
+            sys.stdout if stdout is None else stdout,
+            transport=transport,
+            keep_running=keep_running,
+            rules=rules,
+        )
+    except ValueError as err:  # ProtocolError, and any request the state cannot take
+        message = str(err).replace("\n", " ")
+        print(f"error: {message}", file=sys.stderr if stderr is None else stderr)
+        return 2
+    return 0
+
+
 def run(
     bot: Chooser,
     stdin: TextIO,
@@ -932,7 +977,7 @@ def run(
     if transport not in TRANSPORTS:
         raise ValueError(f"transport must be one of {', '.join(TRANSPORTS)}, not {transport!r}")
     first = _read_line(stdin, "the first line")
-    text = first.strip()
+    text = first.strip().lstrip("\ufeff")  # a byte order mark, as a Windows editor saves it
     if transport == "auto":
         if text.startswith("{"):
             transport = "json"

@@ -22,8 +22,18 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv  # type: ignore[import-untyped]
 
-from guobiao.env._gym_spaces import action_space, observation_space
+from guobiao.env._gym_spaces import (
+    action_space,
+    checked_action,
+    checked_deal,
+    checked_rules,
+    checked_seed,
+    observation_space,
+    restored_table,
+    table_text,
+)
 from guobiao.env._table import AGENTS, Observation, Table
+from guobiao.env.spaces import N_ACTIONS
 from guobiao.table.rules import COMPETITION, TableRules
 
 __all__ = ["GuobiaoAECEnv", "env", "raw_env"]
@@ -32,7 +42,9 @@ __all__ = ["GuobiaoAECEnv", "env", "raw_env"]
 class GuobiaoAECEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
     """One hand per episode; ``reset(seed=...)`` deals the same hand (and the same hands after it)
     for the same seed. ``illegal_action``: ``"raise"`` (default) or ``"forfeit"`` (the hand ends,
-    the seat paying ``rules.forfeit_payment`` to each other)."""
+    the seat paying ``rules.forfeit_payment`` to each other). An action that is no index of the
+    action space (a float, ``235``) always raises. The environment pickles and copies mid-hand
+    (the copy plays on exactly as the original would)."""
 
     metadata: ClassVar[dict[str, Any]] = {
         "name": "guobiao_aec_v0",
@@ -52,9 +64,9 @@ class GuobiaoAECEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
         self.render_mode = render_mode
-        self.rules = rules
+        self.rules = checked_rules(rules)
         self.table = Table(rules, illegal_action)
-        self.table.seed(seed)
+        self.table.seed(checked_seed(seed))
         self.possible_agents = list(AGENTS)
         self.agents = list(AGENTS)
         self._observation_space = observation_space()
@@ -63,7 +75,14 @@ class GuobiaoAECEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
         self.action_spaces = dict.fromkeys(AGENTS, self._action_space)
         self._seat = {a: i for i, a in enumerate(AGENTS)}
         self.hand_seed: int | None = None
-        self._start()
+        # before the first reset() nothing is dealt: step and last say so (the table's
+        # placeholder hand would otherwise be played, the same in every environment)
+        self.agent_selection = AGENTS[0]
+        self.rewards: dict[str, float] = {}
+        self._cumulative_rewards: dict[str, float] = {}
+        self.terminations: dict[str, bool] = {}
+        self.truncations: dict[str, bool] = {}
+        self.infos: dict[str, dict[str, Any]] = {}
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self._observation_space
@@ -77,16 +96,21 @@ class GuobiaoAECEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
         self._cumulative_rewards = dict.fromkeys(AGENTS, 0.0)
         self.terminations = dict.fromkeys(AGENTS, False)
         self.truncations = dict.fromkeys(AGENTS, False)
-        self.infos: dict[str, dict[str, Any]] = {a: {} for a in AGENTS}
+        self.infos = {a: {} for a in AGENTS}
         game = self.table.game
         self.agent_selection = AGENTS[game.to_act[0]] if game.to_act else AGENTS[0]
         if game.is_over:  # a hand can end in its deal (1998: flowers exhaust the wall)
             self._finish()
 
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        """Unpickled or copied: the table made whole (its masks would stay as at the copy)."""
+        self.__dict__.update(state)
+        self.table = restored_table(self.table)
+
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        deal_ = checked_deal(options)
         if seed is not None:
-            self.table.seed(seed)
-        deal_ = (options or {}).get("deal")
+            self.table.seed(checked_seed(seed))
         self.hand_seed = self.table.new_hand(deal_=deal_)
         self._start()
 
@@ -99,13 +123,21 @@ class GuobiaoAECEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
         """PettingZoo's ``last`` (the selected agent's observation, cumulative reward,
         termination, truncation and info), one call shorter."""
         agent = self.agent_selection
-        return (
-            self.table.observe(self._seat[agent]) if observe else None,
-            self._cumulative_rewards[agent],
-            self.terminations[agent],
-            self.truncations[agent],
-            self.infos[agent],
-        )
+        try:
+            return (
+                self.table.observe(self._seat[agent]) if observe else None,
+                self._cumulative_rewards[agent],
+                self.terminations[agent],
+                self.truncations[agent],
+                self.infos[agent],
+            )
+        except KeyError:  # _was_dead_step removed every agent, or no hand is dealt yet
+            raise ValueError(self._not_playing()) from None
+
+    def _not_playing(self) -> str:
+        if self.hand_seed is None:
+            return "reset() before the first step"
+        return "the hand is over and every agent is done: reset() for the next one"
 
     def action_mask(self, agent: str) -> np.ndarray[Any, np.dtype[np.int8]]:
         """The mask of ``agent`` now (``legal_actions`` as indices)."""
@@ -113,11 +145,17 @@ class GuobiaoAECEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection
-        if self.terminations[agent] or self.truncations[agent]:
+        try:
+            done = self.terminations[agent] or self.truncations[agent]
+        except KeyError:  # _was_dead_step removed every agent, or no hand is dealt yet
+            raise ValueError(self._not_playing()) from None
+        if done:
             self._was_dead_step(action)
             return
         if action is None:
             raise ValueError(f"{agent} must act: None is only for agents that are done")
+        if type(action) is not int or not 0 <= action < N_ACTIONS:
+            action = checked_action(action)  # a numpy integer; anything else raises
         # every reward is 0 until the hand ends: the acting agent's cumulative reward is 0
         # already, and there is nothing to accumulate before the end
         seat = self.table.play(self._seat[agent], action)
@@ -139,13 +177,7 @@ class GuobiaoAECEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
     def render(self) -> str | None:
         if self.render_mode != "ansi":
             return None
-        game = self.table.game
-        lines = [
-            f"phase {game.phase.value}, to act {list(game.to_act)}, wall {game.wall_remaining}"
-        ]
-        for seat in range(4):
-            lines.append(f"{AGENTS[seat]}: {game.hand_of(seat)}")
-        return "\n".join(lines)
+        return table_text(self.table.game)
 
     def close(self) -> None:
         pass

@@ -9,7 +9,8 @@ for the other seats from their own views. The reward is 0 until the hand ends, t
 settlement (``HandResult.deltas[seat]``). An action outside the mask forfeits the hand by default
 (``illegal_action="forfeit"``: the agent pays ``rules.forfeit_payment`` to each other seat, as
 on Botzone), or raises with ``illegal_action="raise"``. ``seat=None`` draws the agent's seat for
-every hand. A hand the bots end before the agent's first decision (a bot winning at once) is
+every hand. An action that is no index of the action space (a float, ``235``) always raises.
+A hand the bots end before the agent's first decision (a bot winning at once) is
 skipped: ``reset`` deals the next. :meth:`SingleSeatEnv.action_masks` gives the mask (the sb3-contrib convention).
 
 ``gymnasium.make("guobiao/SingleSeat-v0", ...)`` builds it too once this module is imported.
@@ -25,7 +26,14 @@ import numpy as np
 import numpy.typing as npt
 
 from guobiao.bots import Bot, make_bot
-from guobiao.env._gym_spaces import action_space, observation_space
+from guobiao.env._gym_spaces import (
+    action_space,
+    checked_action,
+    checked_rules,
+    checked_seed,
+    observation_space,
+    restored_table,
+)
 from guobiao.env._table import Table
 from guobiao.table.rules import COMPETITION, TableRules
 
@@ -49,8 +57,10 @@ class SingleSeatEnv(gymnasium.Env[dict[str, Any], np.int64]):
         illegal_action: str = "forfeit",
         render_mode: str | None = None,
     ) -> None:
-        if seat is not None and seat not in range(4):
-            raise ValueError(f"seat must be 0-3 or None, not {seat}")
+        if seat is not None and (
+            isinstance(seat, bool) or not isinstance(seat, int | np.integer) or seat not in range(4)
+        ):
+            raise ValueError(f"seat must be 0-3 or None, not {seat!r}")
         kinds = [opponents] * 3 if isinstance(opponents, str) else list(opponents)
         if len(kinds) != 3:
             raise ValueError("opponents: one bot kind, or three (for the seats after the agent)")
@@ -59,9 +69,9 @@ class SingleSeatEnv(gymnasium.Env[dict[str, Any], np.int64]):
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
         self.render_mode = render_mode
-        self.rules = rules
-        self.fixed_seat = seat
-        self.seat = 0 if seat is None else seat
+        self.rules = checked_rules(rules)
+        self.fixed_seat = None if seat is None else int(seat)
+        self.seat = 0 if seat is None else int(seat)
         self.kinds = kinds
         self.table = Table(rules, illegal_action)
         self.observation_space = observation_space()
@@ -90,7 +100,12 @@ class SingleSeatEnv(gymnasium.Env[dict[str, Any], np.int64]):
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[dict[str, Any], dict[str, Any]]:
-        super().reset(seed=seed)
+        if options and "deal" in options:  # other options are ignored
+            raise ValueError(
+                "SingleSeatEnv.reset plays no given deal (the AEC and Parallel environments "
+                "do: reset(options={'deal': ...}))"
+            )
+        super().reset(seed=checked_seed(seed))
         rng = self.np_random
         while True:  # a hand the bots end before the agent's first decision is skipped
             hand_seed = int(rng.integers(2**62))
@@ -109,9 +124,11 @@ class SingleSeatEnv(gymnasium.Env[dict[str, Any], np.int64]):
         self, action: int | np.int64
     ) -> tuple[dict[str, Any], float, bool, bool, dict[str, Any]]:
         table = self.table
+        if self.hand_seed is None:
+            raise ValueError("reset() before the first step")
         if table.game.is_over:
             raise ValueError("the hand is over: reset() for the next one")
-        table.play(self.seat, int(action))
+        table.play(self.seat, checked_action(action))
         self._advance()
         game = table.game
         info: dict[str, Any] = {"seat": self.seat}
@@ -122,6 +139,11 @@ class SingleSeatEnv(gymnasium.Env[dict[str, Any], np.int64]):
             if result is not None:
                 info["result"] = result.summary()
         return table.observe(self.seat), reward, game.is_over, False, info
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        """Unpickled or copied: the table made whole (its masks would stay as at the copy)."""
+        self.__dict__.update(state)
+        self.table = restored_table(self.table)
 
     def action_masks(self) -> npt.NDArray[np.bool_]:
         """The legal actions as booleans (what MaskablePPO asks for)."""
