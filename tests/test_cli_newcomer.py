@@ -379,13 +379,16 @@ def test_replay_checks_every_log_it_is_given(tmp_path: Path) -> None:
     paths = sorted(str(p) for p in logs.glob("*.jsonl"))
     result = invoke("replay", "--quiet", *paths)
     assert result.exit_code == 0, result.output
-    shown = result.output.replace("\n", "")  # long temporary paths wrap at 80 columns
-    assert "2 logs: 2 match." in shown
-    assert shown.count("every action, settlement and score matches") == 2
+    # --quiet: "only problems and the final line", the tally (each log's line without it)
+    assert result.output.splitlines() == ["2 logs: 2 match."]
+    result = invoke("replay", *paths)
+    assert result.output.count("every action, settlement and score matches") == 2
+    for path in paths:  # one line each, however long its path: not wrapped at 80 columns
+        assert f"{path}: Replayed 1 hand (session): every action" in result.output
     result = invoke("replay", "--quiet", *paths, str(tmp_path / "missing.jsonl"))
     assert result.exit_code == 2
-    shown = result.output.replace("\n", "")
-    assert "missing.jsonl: no such file" in shown and "2 match, 1 cannot be read" in shown
+    assert "missing.jsonl: no such file" in result.output
+    assert result.output.splitlines()[-1] == "3 logs: 2 match, 1 cannot be read."
 
 
 def test_shanten_names_the_shapes_as_the_fan_table_does() -> None:

@@ -147,7 +147,12 @@ def test_a_flower_twice_is_refused(text: str, flower: str) -> None:
     with pytest.raises(TileParseError, match=message):
         parse_hand(text)
     refused(invoke("fan", text), message)
-    refused(invoke("fan", text, "--json"), message)
+    # With --json the refusal is also a JSON answer on stdout, as `fan --jsonl` answers a line
+    # it refuses (it was nothing on stdout: a script reading JSON got nothing to read).
+    as_json = invoke("fan", text, "--json")
+    assert as_json.exit_code == 2 and as_json.stderr.startswith("error: ")
+    answer = json.loads(as_json.stdout)
+    assert answer["ok"] is False and answer["reason"] == "invalid" and message in answer["message"]
     refused(invoke("shanten", text), message)
 
 

@@ -1,12 +1,51 @@
 """guobiao: Chinese Official Mahjong (国标麻将, MCR) by the 1998 Chinese Mahjong Competition Rules.
 
 The names here are the library's everyday API; each layer's own modules hold the rest
-(docs/architecture.md)::
+(docs/architecture.md). Score a hand: write it in the hand grammar (the standing tiles, ``[...]``
+an exposed meld, ``(...)`` a concealed kong, ``+`` the winning tile; ``guobiao fan --help``), then
+give the context of the win::
 
-    from guobiao import WinContext, calculate, parse_hand
+    >>> from guobiao import WinContext, Wind, calculate, parse_hand
+    >>> hand = parse_hand("W1W1W1W2W3W4W5W6W7W8W9W9W9 +W5")
+    >>> assert hand.win_tile is not None  # the tile after '+' (None without one)
+    >>> result = calculate(hand, WinContext(hand.win_tile, self_drawn=False, seat_wind=Wind.EAST))
+    >>> [(f.fan.zh, f.points, f.count) for f in result.fans]  # f.fan.en: 'Nine Gates', ...
+    [('九莲宝灯', 88, 1), ('双暗刻', 2, 1), ('幺九刻', 1, 1)]
+    >>> result.total, result.meets_minimum  # 8 points without flowers make a valid win
+    (91, True)
 
-    hand = parse_hand("W1W1W1W2W3W4W5W6W7W8W9W9W9 +W5")
-    print(calculate(hand, WinContext(hand.win_tile)).total)  # 91
+Tiles are ``Tile`` (an int 0-41, named ``W1``..``W9`` 万, ``B1``..``B9`` 饼, ``T1``..``T9`` 条,
+``F1``..``F4`` 东南西北, ``J1``..``J3`` 中发白, ``H1``..``H8`` flowers; or compact ``5m``)::
+
+    >>> from guobiao import TILES, Tile
+    >>> tile = Tile.parse("5m")
+    >>> str(tile), tile.chinese, int(tile), TILES[4] == tile
+    ('W5', '五万', 4, True)
+
+Bad input raises a ``ValueError``: ``TileParseError`` (with the ``position`` in the text) for
+text that is no hand, ``InvalidHandError`` from ``calculate`` for tiles no real hand holds; a
+hand of real tiles that makes no winning shape gives a result with ``is_winning`` False::
+
+    >>> from guobiao import InvalidHandError, TileParseError
+    >>> try:
+    ...     parse_hand("W1W2X3 +W4")
+    ... except TileParseError as err:
+    ...     print(err, "/", err.position)
+    unexpected character at position 4: 'X' / 4
+    >>> try:
+    ...     calculate(parse_hand("W1W1W1W1W1W2W3W4W5W6W7W8W9 +W9"), WinContext(Tile.parse("W9")))
+    ... except InvalidHandError as err:
+    ...     print(err)
+    more than four of W1 (5)
+
+Shanten and waits read counts of the 34 playing tiles (a tile is its index)::
+
+    >>> from guobiao import shanten, waits
+    >>> counts = [0] * 34
+    >>> for tile in parse_hand("W1W1W1W2W3W4W5W6W7W8W9W9W9").concealed:
+    ...     counts[tile] += 1
+    >>> shanten(counts), [str(TILES[k]) for k in waits(counts)]
+    (0, ['W1', 'W2', 'W3', 'W4', 'W5', 'W6', 'W7', 'W8', 'W9'])
 
 The names load on first use (PEP 562): ``import guobiao`` alone loads nothing, so a program that
 needs only a part (``guobiao fan --jsonl`` needs no shanten tables) starts faster and smaller.

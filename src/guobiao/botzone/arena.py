@@ -37,6 +37,7 @@ import os
 import random
 import select
 import shlex
+import shutil
 import signal
 import subprocess
 import time
@@ -84,6 +85,7 @@ __all__ = [
     "parse_bot_spec",
     "play_job",
     "play_match",
+    "program_problem",
     "run_arena",
     "seat_orders",
     "summarize",
@@ -383,25 +385,56 @@ class BotSpec:
 _PREFIXES: Final = {"cmd:": "keep", "json:": "json", "simple:": "simple"}
 
 
-def parse_bot_spec(text: str) -> BotSpec:
+def program_problem(program: str) -> str | None:
+    """Why ``program`` (the first word of an external bot's command) cannot be started as
+    :class:`ExternalPlayer` starts it: a path as it is, a bare name looked up on PATH; None when
+    it can be."""
+    if os.sep not in program and not (os.altsep and os.altsep in program):
+        if shutil.which(program) is not None:
+            return None
+        here = f" (the one in this folder is ./{program})" if os.path.isfile(program) else ""
+        return f"not found on PATH{here}"
+    if not os.path.exists(program):
+        return "no such file"
+    if os.path.isdir(program):
+        return "a folder, not a program"
+    if not os.access(program, os.X_OK):
+        return f"not executable (chmod +x {shlex.quote(program)})"
+    return None
+
+
+def parse_bot_spec(text: str, *, check: bool = True) -> BotSpec:
     """Read a bot: ``strong`` / ``fan`` / ``efficiency`` / ``random``; ``cmd:PROGRAM ARGS`` (keep-running
     simple lines), ``json:PROGRAM ARGS``, ``simple:PROGRAM ARGS``; or the path of an executable
-    (as ``cmd:``). ValueError names what is wrong."""
+    (as ``cmd:``; a file of this folder by its bare name too). ValueError names what is wrong,
+    a program that cannot be started included (:func:`program_problem`), unless ``check`` is
+    False (a program that need only exist where the deals run, e.g. on a Ray cluster's nodes)."""
     spec = text.strip()
     if spec.lower() in BOT_KINDS:
         return BotSpec(spec.lower(), kind=spec.lower())
-    for prefix, transport in _PREFIXES.items():
+    argv: tuple[str, ...] | None = None
+    transport = "keep"
+    for prefix, kind in _PREFIXES.items():
         if spec.startswith(prefix):
-            argv = tuple(shlex.split(spec[len(prefix) :]))
+            argv, transport = tuple(shlex.split(spec[len(prefix) :])), kind
             if not argv:
                 raise ValueError(f"{text!r}: {prefix} needs a command")
-            return BotSpec(spec, argv=argv, transport=transport)
-    if os.path.isfile(spec) and os.access(spec, os.X_OK):
-        return BotSpec(spec, argv=(spec,), transport="keep")
-    raise ValueError(
-        f"{text!r} is not a bot: {', '.join(BOT_KINDS)}, cmd:PROGRAM, json:PROGRAM, "
-        "simple:PROGRAM or the path of an executable"
-    )
+            break
+    else:
+        if os.sep in spec or (os.altsep and os.altsep in spec):
+            argv = (spec,)
+        elif os.path.isfile(spec):  # started by its path: a bare name is looked up on PATH
+            argv = (os.path.join(os.curdir, spec),)
+    if argv is None:
+        raise ValueError(
+            f"{text!r} is not a bot: {', '.join(BOT_KINDS)}, cmd:PROGRAM, json:PROGRAM, "
+            "simple:PROGRAM or the path of an executable"
+        )
+    problem = program_problem(argv[0]) if check else None
+    if problem is not None:
+        named = "" if argv[0] in (spec, os.path.join(os.curdir, spec)) else f"{text!r}: "
+        raise ValueError(f"{named}cannot run {argv[0]!r}: {problem}")
+    return BotSpec(spec, argv=argv, transport=transport)
 
 
 def make_player(

@@ -5,8 +5,6 @@ log guobiao writes or reads) and ``guobiao botzone-bot`` (a guobiao bot on the B
 from __future__ import annotations
 
 import json
-import os
-import shutil
 import sys
 from pathlib import Path
 
@@ -15,8 +13,8 @@ from rich.console import Console
 from rich.table import Table
 
 from guobiao.bots import BOT_KINDS, BOT_LEVELS
-from guobiao.cli.options import parallel_options
-from guobiao.cli.util import INTERRUPTED, need_writable_dir
+from guobiao.cli.options import OVERWRITE_OPTION, parallel_options
+from guobiao.cli.util import INTERRUPTED, prepare_log_dir
 from guobiao.cli.util import console as _console
 from guobiao.cli.util import count as count_of
 from guobiao.cli.util import fail as _fail
@@ -66,8 +64,10 @@ __all__ = ["arena", "botzone_bot", "replay"]
     "--log-dir",
     type=click.Path(file_okay=False, path_type=Path),
     default=None,
-    help="Write every hand's Botzone match log and guobiao replay log here.",
+    help="Write every hand's Botzone match log and guobiao replay log here (deal-NNNN-ORDER."
+    "botzone.json and .jsonl); a folder holding an earlier run's logs is refused (--overwrite).",
 )
+@OVERWRITE_OPTION
 @click.option("--json", "as_json", is_flag=True, help="Print the results as one JSON object.")
 def arena(
     bots_text: str,
@@ -79,6 +79,7 @@ def arena(
     ray_address: str | None,
     time_limit: float,
     log_dir: Path | None,
+    overwrite: bool,
     as_json: bool,
 ) -> None:
     """Judge Botzone-variant hands between guobiao bots and Botzone bot programs (docs/arena.md).
@@ -87,7 +88,9 @@ def arena(
     played in every seat order, so that each bot plays each wall from each seat. External bots
     are subprocesses answering the judge's requests within --time-limit; a time-out, a crash,
     garbage or an illegal answer costs the hand (-30, +10 to each other seat). Deals run in
-    parallel with --workers / --ray-address, with the same results as a serial run. A progress
+    parallel with --workers / --ray-address, with the same results as a serial run. A --log-dir
+    holds one run's logs (one that holds an earlier run's is refused, or with --overwrite
+    emptied of them first, other files left as they are). A progress
     bar runs on standard error (a terminal); Ctrl-C stops the run and prints the results of the
     deals played so far (exit code 130).
 
@@ -116,23 +119,19 @@ def arena(
     ]
     if len(texts) != 4:
         _fail(f"--bots takes four bots separated by commas, not {len(texts)}")
+    # A program that cannot start would lose every hand as a crash: said before the run. (On a
+    # Ray cluster it need only exist on the nodes, docs/arena.md.)
+    local = ray_address is None or ray_address == "local"
     try:
-        specs = [parse_bot_spec(t) for t in texts]
+        specs = [parse_bot_spec(t, check=local) for t in texts]
     except ValueError as err:
         _fail(f"--bots: {err}")
-    if ray_address is None or ray_address == "local":
-        # A program that cannot start would lose every hand as a crash: say so before the run.
-        # (On a Ray cluster it need only exist on the nodes, docs/arena.md.)
-        for spec in specs:
-            if spec.kind is None and not _can_run(spec.argv[0]):
-                _fail(
-                    f"--bots: {spec.text!r}: cannot run {spec.argv[0]!r} "
-                    "(no such program, or not executable)"
-                )
     if rotations and not duplicate:
         _fail("--rotations goes with --duplicate")
     if log_dir is not None:
-        need_writable_dir(log_dir, "--log-dir")
+        prepare_log_dir(log_dir, "--log-dir", overwrite=overwrite)
+    elif overwrite:
+        _fail("--overwrite goes with --log-dir")
     mode = ("rotations" if rotations else "all") if duplicate else "none"
     if seed is None:  # drawn here and shown, so that any run can be run again
         import random
@@ -240,13 +239,6 @@ class _CannotWrite(Exception):
     """A log could not be written (raised out of the run, then said in one line)."""
 
 
-def _can_run(program: str) -> bool:
-    """Whether ``program`` (a name on PATH, or a path) names an executable file."""
-    if os.sep in program or (os.altsep and os.altsep in program):
-        return os.path.isfile(program) and os.access(program, os.X_OK)
-    return shutil.which(program) is not None
-
-
 @click.command(short_help="Replay logs and check every action, settlement and score.")
 @click.argument("logs", nargs=-1, required=True, type=click.Path(path_type=Path))
 @click.option("--quiet", is_flag=True, help="Print only problems and the final line.")
@@ -310,15 +302,25 @@ def _replay_one(console: Console, log: Path, quiet: bool, named: bool) -> int:
         click.echo(f"error: {name}: nested too deeply to read", err=True)
         return 2
     for problem in report.problems:
-        console.print(f"{escape(prefix)}[red]mismatch[/red] {escape(_one_line(problem, 2000))}")
+        console.print(
+            f"{escape(prefix)}[red]mismatch[/red] {escape(_one_line(problem, 2000))}",
+            soft_wrap=True,  # a line each, its file's name whole (to grep, to copy)
+        )
     if not quiet:
         scores = ", ".join(f"{p} {v}" for p, v in report.scores.items())
-        console.print(escape(f"{prefix}{report.kind.capitalize()} scores: {scores}"))
+        console.print(
+            escape(f"{prefix}{report.kind.capitalize()} scores: {scores}"), soft_wrap=True
+        )
     replayed = f"{prefix}Replayed {count_of(report.hands, 'hand')} ({report.kind})"
     if report.ok:
-        console.print(escape(f"{replayed}: every action, settlement and score matches."))
+        if not (quiet and named):  # several logs, quiet: the tally is the final line
+            console.print(
+                escape(f"{replayed}: every action, settlement and score matches."), soft_wrap=True
+            )
         return 0
-    console.print(escape(f"{replayed}: {count_of(len(report.problems), 'difference')}."))
+    console.print(
+        escape(f"{replayed}: {count_of(len(report.problems), 'difference')}."), soft_wrap=True
+    )
     return 1
 
 
@@ -378,12 +380,10 @@ def botzone_bot(
     3 p BUHUA H | DRAW | PLAY X | PENG Y | CHI M Y | GANG | BUGANG X.
     Malformed input: "error: ..." on stderr and exit code 2 (no answer).
     """
-    from guobiao.bots import make_bot
-    from guobiao.botzone.protocol import run
+    from guobiao.botzone.protocol import serve
     from guobiao.table.rules import TableRules
 
     table = TableRules(fan_profile=rules, flowers=False)
-    bot = make_bot(kind, seed, table)
     if sys.stdin.isatty():  # a person at a terminal: say what is awaited, not a silent wait
         click.echo(
             "guobiao botzone-bot: reading the judge's requests, e.g. "
@@ -391,8 +391,8 @@ def botzone_bot(
             err=True,
         )
     try:
-        run(bot, sys.stdin, sys.stdout, transport=transport, keep_running=keep_running, rules=table)
-    except ValueError as err:  # ProtocolError, and any request the state cannot take
-        _fail(str(err).replace("\n", " "))
+        code = serve(kind, seed=seed, transport=transport, keep_running=keep_running, rules=table)
     except KeyboardInterrupt:
         sys.exit(130)
+    if code:
+        sys.exit(code)  # serve said why on stderr

@@ -13,8 +13,8 @@ from rich.console import Console
 from rich.table import Table
 
 from guobiao.bots import BOT_KINDS, BOT_LEVELS
-from guobiao.cli.options import RULES_OPTION, WIND, parallel_options
-from guobiao.cli.util import INTERRUPTED, need_writable_dir, need_writable_file
+from guobiao.cli.options import OVERWRITE_OPTION, RULES_OPTION, WIND, parallel_options
+from guobiao.cli.util import INTERRUPTED, need_writable_file, prepare_log_dir
 from guobiao.cli.util import console as _console
 from guobiao.cli.util import count as count_of
 from guobiao.cli.util import fail as _fail
@@ -73,8 +73,10 @@ def _bot_specs(text: str) -> list[str]:
     "--log-dir",
     type=click.Path(file_okay=False, path_type=Path),
     default=None,
-    help="Write one replay log per session here (read them with `guobiao replay`).",
+    help="Write one replay log per session here, session-0001.jsonl ... (read them with "
+    "`guobiao replay`); a folder holding an earlier run's logs is refused (--overwrite).",
 )
+@OVERWRITE_OPTION
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as one JSON object.")
 @parallel_options("sessions")
 def simulate(
@@ -85,6 +87,7 @@ def simulate(
     rules: str,
     no_flowers: bool,
     log_dir: Path | None,
+    overwrite: bool,
     as_json: bool,
     workers: int,
     ray_address: str | None,
@@ -93,7 +96,9 @@ def simulate(
 
     Each session is 4 rounds x 4 hands (or --hands) with the 1998 seat rotation; player P1 gets
     the first bot, P2 the second, and so on, for every session. With --seed the run is exactly
-    reproducible, and every log in --log-dir replays with `guobiao replay`. --workers and
+    reproducible, and every log in --log-dir replays with `guobiao replay`; a --log-dir holds
+    one run's logs (one that holds an earlier run's is refused, or with --overwrite emptied of
+    them first, other files left as they are). --workers and
     --ray-address spread the sessions over processes or a Ray cluster: the results are the
     same as a serial run with the same seed (docs/distributed.md). A progress bar runs on
     standard error (a terminal); Ctrl-C stops the run and summarises the sessions played so far
@@ -126,7 +131,9 @@ def simulate(
         seed = _fresh_seed()
     table_rules = TableRules(fan_profile=rules, flowers=not no_flowers, hands_per_session=hands)
     if log_dir is not None:
-        need_writable_dir(log_dir, "--log-dir")
+        prepare_log_dir(log_dir, "--log-dir", overwrite=overwrite)
+    elif overwrite:
+        _fail("--overwrite goes with --log-dir")
     started = time.perf_counter()
     console = _console()
     # The sessions done so far, folded as they come: what a Ctrl-C still reports.

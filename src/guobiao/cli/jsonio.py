@@ -37,7 +37,14 @@ from guobiao.scoring.calculator import calculate
 from guobiao.scoring.fans import Fan
 from guobiao.scoring.result import MINIMUM_POINTS, FanResult, InvalidHandError
 
-__all__ = ["answer_line", "evaluate", "evaluate_line", "hand_from_json", "result_to_json"]
+__all__ = [
+    "answer_line",
+    "evaluate",
+    "evaluate_line",
+    "hand_from_json",
+    "invalid_answer",
+    "result_to_json",
+]
 
 _KEYS = {
     "concealed",
@@ -184,13 +191,18 @@ def result_to_json(result: FanResult) -> dict[str, Any]:
     }
 
 
+def invalid_answer(message: str) -> dict[str, Any]:
+    """The answer to a hand refused as malformed or impossible (``fan --jsonl``, ``fan --json``)."""
+    return {"ok": False, "reason": "invalid", "message": message}
+
+
 def evaluate(obj: Any, rules: str = "1998") -> dict[str, Any]:
     """Score one JSON hand; never raises on bad input (returns ``ok: false`` instead)."""
     try:
         hand, context = hand_from_json(obj)
         result = calculate(hand, context, rules)
     except (JsonInputError, InvalidHandError) as err:
-        return {"ok": False, "reason": "invalid", "message": str(err)}
+        return invalid_answer(str(err))
     return result_to_json(result)
 
 
@@ -209,7 +221,7 @@ def evaluate_line(raw: bytes, number: int, rules: str = "1998") -> dict[str, Any
         message = f"not JSON this program reads: {err}"
     else:
         return _numbered(evaluate(obj, rules), number)
-    return {"ok": False, "reason": "invalid", "message": f"line {number}: {message}"}
+    return invalid_answer(f"line {number}: {message}")
 
 
 def _numbered(answer: dict[str, Any], number: int) -> dict[str, Any]:
@@ -415,10 +427,7 @@ def answer_line(raw: bytes, number: int, rules: str = "1998") -> str:
     try:
         result = calculate(read[0], read[1], rules)
     except InvalidHandError as err:
-        return json.dumps(
-            {"ok": False, "reason": "invalid", "message": f"line {number}: {err}"},
-            ensure_ascii=False,
-        )
+        return json.dumps(invalid_answer(f"line {number}: {err}"), ensure_ascii=False)
     if not result.is_winning:
         return json.dumps(_numbered(result_to_json(result), number), ensure_ascii=False)
     return _answer_text(result)

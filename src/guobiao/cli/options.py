@@ -5,7 +5,7 @@ or failing with a pointer, --seat/--round winds, --rules, --workers/--ray-addres
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any, NoReturn, Protocol, TypeVar
 
 import click
 
@@ -18,11 +18,14 @@ from guobiao.scoring.calculator import PROFILES
 
 __all__ = [
     "HAND_HELP",
+    "OVERWRITE_OPTION",
     "RULES_OPTION",
     "WIND",
+    "Refuse",
     "WindType",
     "parallel_options",
     "parse_hand_or_fail",
+    "say_refusal",
 ]
 
 
@@ -39,14 +42,27 @@ J1-J3 中发白, H1-H8 flowers; or compact: 123m 456p 789s 1234567z (东南西�
 12f (flowers), e.g. "[123m][111z]456p78s +9s"."""
 
 
-def parse_hand_or_fail(text: str) -> Hand:
+class Refuse(Protocol):
+    """How a command refuses its input: ``message`` (one line) and, for a person, ``detail``
+    (more lines, e.g. a pointer under the hand); never returns."""
+
+    def __call__(self, message: str, code: int = 2, *, detail: str = "") -> NoReturn: ...
+
+
+def say_refusal(message: str, code: int = 2, *, detail: str = "") -> NoReturn:
+    """The usual :class:`Refuse`: ``error: message`` and its detail on stderr."""
+    _fail(message + detail, code)
+
+
+def parse_hand_or_fail(text: str, refuse: Refuse = say_refusal) -> Hand:
+    """The hand ``text``, or a refusal saying what is wrong, with a pointer under the place."""
     try:
         return parse_hand(text)
     except TileParseError as err:
         pointer = ""
         if err.position is not None:
             pointer = f"\n  {text}\n  {' ' * err.position}^"
-        _fail(f"{err}{pointer}")
+        refuse(str(err), detail=pointer)
 
 
 class WindType(click.ParamType[Wind, Any]):
@@ -71,6 +87,14 @@ RULES_OPTION = click.option(
     show_default=True,
     help="Fan profile: 1998 (the rules text), mil (modern reference reading) or botzone (mil as "
     "the Botzone judge reads it).",
+)
+
+
+OVERWRITE_OPTION = click.option(
+    "--overwrite",
+    is_flag=True,
+    help="With --log-dir: delete the logs an earlier run left there (session-*.jsonl, deal-*) "
+    "first; without it such a folder is refused, so that it holds one run's logs only.",
 )
 
 

@@ -6,14 +6,15 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import click
 
-from guobiao.cli.jsonio import result_to_json
-from guobiao.cli.options import HAND_HELP, RULES_OPTION, WIND, parse_hand_or_fail
+from guobiao.cli.jsonio import invalid_answer, result_to_json
+from guobiao.cli.options import HAND_HELP, RULES_OPTION, WIND, parse_hand_or_fail, say_refusal
 from guobiao.cli.stream import stream_jsonl
 from guobiao.cli.util import console as _console
+from guobiao.cli.util import count
 from guobiao.cli.util import fail as _fail
 from guobiao.core.context import WinContext, Wind
 from guobiao.core.hand import Hand, format_hand, parse_tiles
@@ -43,6 +44,10 @@ def _show_hand(hand: Hand, win: Tile, style: str) -> str:
     return "  ".join(parts)
 
 
+_SHAPE = "the shape (above)"
+"""A fan's basis when it rests on the whole shape, written once on the ``Shape:`` line."""
+
+
 def _print_result(
     console: Console, hand: Hand, context: WinContext, result: FanResult, style: str, explain: bool
 ) -> None:
@@ -62,7 +67,9 @@ def _print_result(
     for fan in result.fans:
         row = [fan.fan.zh, fan.fan.en, str(fan.points), str(fan.count), str(fan.total)]
         if any(f.basis for f in result.fans):
-            row.append("; ".join(fan.basis))
+            # a fan resting on the whole shape (九莲宝灯 and what it adds, 平和) points to the
+            # Shape line: the shape is written once, not on each of its rows
+            row.append("; ".join(_SHAPE if b == result.decomposition else b for b in fan.basis))
         table.add_row(*row)
     console.print(table)
     flowers = f" (flowers {result.flower_points})" if result.flower_points else ""
@@ -87,8 +94,30 @@ def _print_result(
             console.print("\nNo displayed fan was excluded.")
 
 
+class _FanCommand(click.Command):
+    """``fan``: with --json, a command line that click refuses (an unknown option, --seat Q)
+    is answered on stdout as every refusal of ``fan --json`` is, then said as usual."""
+
+    def make_context(
+        self,
+        info_name: str | None,
+        args: list[str],
+        parent: click.Context | None = None,
+        **extra: Any,
+    ) -> click.Context:
+        given = list(args[: args.index("--")] if "--" in args else args)
+        try:
+            return super().make_context(info_name, args, parent, **extra)
+        except click.UsageError as err:
+            if "--json" in given and "--jsonl" not in given:
+                click.echo(json.dumps(invalid_answer(err.format_message()), ensure_ascii=False))
+            raise
+
+
 @click.command(
-    epilog=HAND_HELP, short_help="Score a winning hand: its fans (番), points and total."
+    cls=_FanCommand,
+    epilog=HAND_HELP,
+    short_help="Score a winning hand: its fans (番), points and total.",
 )
 @click.argument("hand", required=False)
 @click.option("--win", "win_text", metavar="TILE", help="The winning tile, if HAND has no '+'.")
@@ -122,7 +151,14 @@ def _print_result(
     help="Number of flowers (or write them in HAND as H1.. / 1f..).",
 )
 @RULES_OPTION
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of a table.")
+@click.option(
+    "--json",
+    "as_json",
+    is_flag=True,
+    help="Print one JSON object instead of a table, a refusal too, as --jsonl answers a line: "
+    '{"ok": false, "reason": "invalid" or "not_winning", "message": ...} (exit code 2 for bad '
+    "input, 1 for an impossible or a losing hand).",
+)
 @click.option(
     "--jsonl",
     is_flag=True,
@@ -189,37 +225,38 @@ def fan(
             )
         stream_jsonl(rules)
         return
+    refuse = _json_refusal if as_json else say_refusal
     if hand is None:
-        _fail("give a HAND (see 'guobiao fan --help'), or --jsonl to read JSON lines")
+        refuse("give a HAND (see 'guobiao fan --help'), or --jsonl to read JSON lines")
     if not hand.strip():
-        _fail("HAND is empty: give the tiles, e.g. 'W1W1W1W2W3W4W5W6W7W8W9W9W9 +W5'")
-    parsed = parse_hand_or_fail(hand)
+        refuse("HAND is empty: give the tiles, e.g. 'W1W1W1W2W3W4W5W6W7W8W9W9W9 +W5'")
+    parsed = parse_hand_or_fail(hand, refuse)
     win = parsed.win_tile
     if win_text is not None:
         try:
             win_from_option = Tile.parse(win_text)
         except TileParseError as err:
-            _fail(f"--win: {err}")
+            refuse(f"--win: {err}")
         if win is not None and win != win_from_option:
-            _fail(f"the hand's winning tile +{win} and --win {win_from_option} differ")
+            refuse(f"the hand's winning tile +{win} and --win {win_from_option} differ")
         win = win_from_option
     full = 14 - 3 * len(parsed.melds)  # standing tiles with the winning one
     if win is None:
         if len(parsed.concealed) == full:
-            _fail(
+            refuse(
                 f"no winning tile: HAND has {full} standing tiles and no '+'; write the winning "
                 "tile last, after '+' (e.g. 'W1W1W1W2W3W4W5W6W7W8W9W9W9 +W5')"
             )
-        _fail("no winning tile: end HAND with '+TILE' (e.g. '+W5') or pass --win")
+        refuse("no winning tile: end HAND with '+TILE' (e.g. '+W5') or pass --win")
     if parsed.win_tile is None and len(parsed.concealed) == full:
-        _fail(
+        refuse(
             f"HAND has {full} standing tiles and --win {win}: leave the winning tile out of "
             f"HAND (or mark it in HAND with '+{win}', without --win)"
         )
     if win.is_flower:
-        _fail("a flower cannot be the winning tile")
+        refuse("a flower cannot be the winning tile")
     if flowers is not None and parsed.flowers and flowers != len(parsed.flowers):
-        _fail(f"--flowers {flowers} but HAND shows {len(parsed.flowers)} flower(s)")
+        refuse(f"--flowers {flowers} but HAND shows {len(parsed.flowers)} flower(s)")
     context = WinContext(
         win_tile=win,
         self_drawn=self_drawn,
@@ -235,12 +272,7 @@ def fan(
         result = calculate(hand_obj, context, rules, explain=True)
     except InvalidHandError as err:
         if as_json:
-            click.echo(
-                json.dumps(
-                    {"ok": False, "reason": "invalid", "message": str(err)}, ensure_ascii=False
-                )
-            )
-            sys.exit(1)
+            _json_refusal(str(err), 1)
         _fail(f"impossible hand: {err}", 1)
     if as_json:
         out = result_to_json(result)
@@ -258,6 +290,14 @@ def fan(
             1,
         )
     _print_result(_console(), hand_obj, context, result, style, explain)
+
+
+def _json_refusal(message: str, code: int = 2, *, detail: str = "") -> NoReturn:
+    """``fan --json``'s refusal: the answer ``fan --jsonl`` gives a line it refuses,
+    ``{"ok": false, "reason": "invalid", "message": ...}``, on stdout (exit code 2 for bad
+    input, 1 for an impossible hand); for a person the message and its detail on stderr too."""
+    click.echo(json.dumps(invalid_answer(message), ensure_ascii=False))
+    _fail(message + detail, code)
 
 
 def _options_given(ctx: click.Context, exclude: set[str]) -> list[str]:
@@ -304,6 +344,8 @@ def shanten(hand: str, visible: str, as_json: bool) -> None:
     """
     from guobiao.core import shanten as sh
 
+    if not hand.strip():
+        _fail("HAND is empty: give the tiles, e.g. 'W1W1W1W2W3W4W5W6W7W8W9W9W9'")
     parsed = parse_hand_or_fail(hand)
     try:
         seen_tiles = parse_tiles(visible)
@@ -329,8 +371,9 @@ def shanten(hand: str, visible: str, as_json: bool) -> None:
         where = "between the hand and --visible" if seen_tiles else "in the hand"
         _fail(f"more than four of {', '.join(over)} {where}")
     if size not in (13 - 3 * melds, 14 - 3 * melds):
+        with_melds = count(melds, "meld") if melds else "no meld"
         _fail(
-            f"with {melds} meld(s) a hand has {13 - 3 * melds} or {14 - 3 * melds} standing tiles, "
+            f"with {with_melds} a hand has {13 - 3 * melds} or {14 - 3 * melds} standing tiles, "
             f"not {size}"
         )
     per_shape = {"regular": sh.regular_shanten(counts, melds)}

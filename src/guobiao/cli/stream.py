@@ -15,7 +15,7 @@ import sys
 from collections.abc import Sequence
 from typing import Final
 
-from guobiao.cli.jsonio import answer_line
+from guobiao.cli.jsonio import answer_line, invalid_answer
 from guobiao.scoring.calculator import PROFILES
 
 __all__ = ["stream_jsonl", "stream_rules"]
@@ -122,7 +122,7 @@ def _too_long(number: int) -> str:
     message = (
         f"line {number}: longer than {MAX_LINE >> 20} MiB, not read (a hand is one short line)"
     )
-    return json.dumps({"ok": False, "reason": "invalid", "message": message})
+    return json.dumps(invalid_answer(message))
 
 
 def _internal_error(err: Exception, number: int) -> str:

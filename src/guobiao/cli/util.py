@@ -22,6 +22,7 @@ __all__ = [
     "need_writable_dir",
     "need_writable_file",
     "no_progress",
+    "prepare_log_dir",
 ]
 
 INTERRUPTED = 130
@@ -59,6 +60,29 @@ def need_writable_dir(path: Path, option: str) -> None:
             pass
     except OSError as err:
         fail(f"cannot write to {option} {path}: {_reason(err)}")
+
+
+RUN_LOGS = ("session-*.jsonl", "deal-*.jsonl", "deal-*.botzone.json")
+"""The logs a run writes in its --log-dir: ``simulate``'s sessions, ``arena``'s hands."""
+
+
+def prepare_log_dir(path: Path, option: str, *, overwrite: bool) -> None:
+    """Make ``path`` ready for a run's logs (:func:`need_writable_dir`). A folder that already
+    holds logs of a run (:data:`RUN_LOGS`) is refused, since a reader could not tell which logs
+    are whose, unless ``overwrite``: then those logs, and no other file, are deleted first."""
+    need_writable_dir(path, option)
+    old = sorted({log for pattern in RUN_LOGS for log in path.glob(pattern) if log.is_file()})
+    if old and not overwrite:
+        fail(
+            f"{option} {path} already holds {count(len(old), 'log')} of an earlier run "
+            f"({old[0].name}{', ...' if len(old) > 1 else ''}): give an empty or new folder, "
+            "or --overwrite to delete those logs first"
+        )
+    for log in old:
+        try:
+            log.unlink()
+        except OSError as err:
+            fail(f"--overwrite: cannot delete {log}: {_reason(err)}")
 
 
 def need_writable_file(path: Path, option: str) -> None:
