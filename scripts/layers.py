@@ -57,6 +57,7 @@ LAYERS: dict[str, Layer] = {
         "the guobiao command, one module per command group",
         frozenset({"click", "rich", "uvicorn", "sqlalchemy", "platformdirs"}),
     ),
+    "__main__": Layer(8, "python -m guobiao: the guobiao command"),
 }
 """Lowest first. The core, scoring, the table and the bots import only the standard library."""
 

@@ -79,3 +79,31 @@ def test_pip_install_without_extras_gives_a_working_command(bare: Path) -> None:
         assert f"pip install 'guobiao[{extra}]'" in done.stderr, (command, done.stderr)
         assert "Traceback" not in done.stderr
     assert sys.version_info >= (3, 11)
+
+
+LICENCE = """
+import importlib.metadata as md
+dist = md.distribution("guobiao")
+print(dist.metadata["License-Expression"])
+(licence,) = [f for f in dist.files if f.name == "LICENSE"]
+print(licence.locate().read_text(encoding="utf-8"), end="")
+"""
+
+
+def test_the_installed_package_carries_its_licence_and_runs_as_python_m(bare: Path) -> None:
+    python = str(bare / "bin" / "python")
+    shown = _run([python, "-c", LICENCE], cwd=bare)
+    assert shown.returncode == 0, shown.stderr
+    expression, text = shown.stdout.split("\n", 1)
+    assert expression == "MIT"
+    assert text == (ROOT / "LICENSE").read_text(encoding="utf-8")
+    assert "Permission is hereby granted, free of charge" in text
+    # without the console script on the PATH, the module runs the same command
+    version = _run([python, "-m", "guobiao", "--version"], cwd=bare)
+    assert version.returncode == 0, version.stderr
+    assert version.stdout.strip() == f"guobiao, version {guobiao.__version__}"
+    scored = _run(
+        [python, "-m", "guobiao", "fan", "W1W1W1W2W3W4W5W6W7W8W9W9W9 +W5", "--json"], cwd=bare
+    )
+    assert scored.returncode == 0, scored.stderr
+    assert json.loads(scored.stdout)["total"] == 91

@@ -18,6 +18,14 @@ class Wind(IntEnum):
     WEST = 2
     NORTH = 3
 
+    def __str__(self) -> str:
+        """The wind's letter, ``E`` ``S`` ``W`` ``N``, as :meth:`parse` reads it."""
+        return "ESWN"[self]
+
+    def __format__(self, spec: str) -> str:
+        # f"{wind}" is its letter, as str(); a numeric spec formats its number
+        return str(self) if not spec else int.__format__(self, spec)
+
     @property
     def tile(self) -> Tile:
         return TILES[27 + self]
@@ -32,6 +40,9 @@ class Wind(IntEnum):
 
     @classmethod
     def parse(cls, text: str) -> Wind:
+        """Read a wind: ``E`` / ``EAST`` / ``东`` / ``F1`` (any case); ValueError otherwise."""
+        if not isinstance(text, str):
+            raise TypeError(f"Wind.parse takes a wind's name (a str), not {type(text).__name__}")
         key = text.strip().upper()
         for wind in cls:
             if key in (wind.letter, wind.name, wind.zh, f"F{wind + 1}"):

@@ -191,6 +191,8 @@ def _add_flower(flowers: list[Tile], tile: Tile, at: int) -> None:
 
 def parse_hand(text: str) -> Hand:
     """Read a hand in the grammar of this module; errors name the offending text and position."""
+    if not isinstance(text, str):
+        raise TypeError(f"parse_hand takes a hand's text (a str), not {type(text).__name__}")
     concealed: list[Tile] = []
     flowers: list[Tile] = []
     melds: list[Meld] = []

@@ -7,7 +7,7 @@ from enum import Enum
 
 from guobiao.core.tiles import TILES, Tile
 
-__all__ = ["Meld", "MeldKind"]
+__all__ = ["Meld", "MeldKind", "melds_text"]
 
 
 class MeldKind(Enum):
@@ -67,3 +67,8 @@ class Meld:
     def __str__(self) -> str:
         body = "".join(str(t) for t in self.tiles)
         return f"({body})" if self.is_concealed else f"[{body}]"
+
+
+def melds_text(n: int) -> str:
+    """``no meld``, ``1 meld``, ``2 melds``: a count of declared melds in a message."""
+    return "no meld" if n == 0 else f"{n} meld" + ("" if n == 1 else "s")

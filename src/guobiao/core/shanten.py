@@ -41,6 +41,7 @@ from itertools import product
 from typing import TYPE_CHECKING, Any, Final, TypeVar
 
 from guobiao.core.bounded import Bounded
+from guobiao.core.melds import melds_text
 from guobiao.core.tiles import TILES, Tile
 
 if TYPE_CHECKING:
@@ -547,7 +548,8 @@ def _invalid(n: int, melds: int) -> None:
     if not (type(melds) is int and 0 <= melds <= 4):
         raise ValueError(f"melds must be an int in 0..4, not {melds!r}")
     raise ValueError(
-        f"{n} standing tiles with {melds} meld(s): expected {13 - 3 * melds} or {14 - 3 * melds}"
+        f"{n} standing tiles with {melds_text(melds)}: expected {13 - 3 * melds} or "
+        f"{14 - 3 * melds}"
     )
 
 
@@ -736,7 +738,7 @@ def _allowed(melds: int, shapes: Shape) -> int:
         allowed |= _KNITTED_STRAIGHT
     allowed &= int(shapes)
     if not allowed:
-        raise ValueError(f"none of the shapes {shapes!r} is possible with {melds} meld(s)")
+        raise ValueError(f"none of the shapes {shapes!r} is possible with {melds_text(melds)}")
     return allowed
 
 

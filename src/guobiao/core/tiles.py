@@ -153,6 +153,8 @@ class Tile(int):
     @classmethod
     def parse(cls, text: str) -> Tile:
         """Read one tile in Botzone (``W5``), compact (``5m``) or Chinese (``五万``, ``东``) notation."""
+        if not isinstance(text, str):
+            raise TypeError(f"Tile.parse takes a tile's name (a str), not {type(text).__name__}")
         key = text.strip()
         for candidate in (key, key.upper(), key.lower()):
             tile = _BY_NAME.get(candidate)

@@ -33,7 +33,7 @@ from typing import Final
 
 from guobiao.core.context import WinContext
 from guobiao.core.hand import Hand, duplicate_flower
-from guobiao.core.melds import Meld, MeldKind
+from guobiao.core.melds import Meld, MeldKind, melds_text
 from guobiao.core.shapes import (
     CHOW,
     KNITTED_STRAIGHTS,
@@ -1395,7 +1395,7 @@ def _check_sizes(hand: Hand, context: WinContext) -> None:
     expected = 13 - 3 * melds
     if len(hand.concealed) != expected:
         raise InvalidHandError(
-            f"with {melds} meld(s) a hand holds {expected} concealed tiles before the "
+            f"with {melds_text(melds)} a hand holds {expected} concealed tiles before the "
             f"winning tile, not {len(hand.concealed)} (相公)"
         )
 

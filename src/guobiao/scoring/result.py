@@ -33,6 +33,11 @@ class CountedFan:
     def total(self) -> int:
         return self.fan.points * self.count
 
+    def __str__(self) -> str:
+        """``清龙 Pure Straight 16``; a fan counted more than once ``花牌 Flower Tiles 1x2``."""
+        points = f"{self.points}x{self.count}" if self.count > 1 else str(self.total)
+        return f"{self.fan.zh} {self.fan.en} {points}"
+
 
 @dataclass(frozen=True, slots=True)
 class ExcludedFan:
@@ -80,6 +85,15 @@ class FanResult:
     def count_of(self, fan: Fan) -> int:
         """How many times ``fan`` is counted (0 if not)."""
         return sum(f.count for f in self.fans if f.fan is fan)
+
+    def __str__(self) -> str:
+        """One line: ``24 points: 清龙 Pure Straight 16, 门前清 Concealed Hand 2, ...``, with
+        ``(below the 8-point minimum)`` when it does not reach 起和分; or ``no winning shape``."""
+        if not self.is_winning:
+            return "no winning shape"
+        short = "" if self.meets_minimum else f" (below the {MINIMUM_POINTS}-point minimum)"
+        fans = ", ".join(map(str, self.fans))
+        return f"{self.total} points{short}: {fans}"
 
 
 # The calculator makes one FanResult a call. A frozen dataclass's __init__ sets each field through
