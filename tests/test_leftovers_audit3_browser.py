@@ -143,3 +143,16 @@ def test_the_progress_line_on_the_felt_is_readable(
     # WCAG AA for normal text: 4.5:1 (grey #6b7a70 on the green felt was 1.9:1)
     assert status.evaluate(CONTRAST) >= 4.5
     assert not errors
+
+
+def test_the_standings_links_take_a_finger_on_a_phone(browser: Any, site: str) -> None:
+    page, errors = open_page(browser, site, **PHONE)
+    page.wait_for_selector(".t-nav a")
+    small = page.evaluate(
+        """() => [...document.querySelectorAll('.t-nav a')].filter((a) => a.offsetParent)
+               .map((a) => [a.innerText, a.getBoundingClientRect().height])
+               .filter(([, h]) => h < 44)"""
+    )
+    assert small == [], small  # each at least 44 px high (the text alone was about 20)
+    assert page.evaluate("document.documentElement.scrollWidth <= innerWidth")
+    assert not errors

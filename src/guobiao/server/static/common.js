@@ -205,6 +205,25 @@ function localName(name, lang = LANG) {
   return name;
 }
 
+// A seat's name where a page has only the name a hand keeps (the replay: "efficiency bot B"):
+// a bot by its level and place, as the table's plates name it ("easy bot B", 入门机器人B);
+// any other name as localName gives it. Its full name, with its kind, is localName's.
+function levelName(name, lang = LANG) {
+  const kinds = Object.keys(GLOSSARY_DATA.bots).join("|");
+  const bot = kinds && typeof name === "string" ? new RegExp(`^(${kinds}) bot ([A-D])$`).exec(name) : null;
+  const parts = bot && levelParts(bot[1], bot[2], lang);
+  return parts ? parts.join(lang === "zh" ? "" : " ") : localName(name, lang);
+}
+
+// A bot of ``kind`` at ``place`` (A-D) by its level, in two parts a plate may break between
+// (["easy", "bot B"], ["入门", "机器人B"]); null for a kind with no level
+function levelParts(kind, place, lang = LANG) {
+  const level = ((GLOSSARY_DATA.levels || {})[kind] || {})[lang];
+  if (!level) return null;
+  const word = glossaryString("bot", lang) ?? (STRINGS[lang] || STRINGS.en).bot;  // t("bot")
+  return lang === "zh" ? [level, `${word}${place}`] : [level, `${word} ${place}`];
+}
+
 // -- the server's messages ---------------------------------------------------------------------
 // Every code the server sends (socket errors, notices, time-outs, HTTP refusals) in both
 // languages, {param} filled from the message's params; a code not here shows the server's

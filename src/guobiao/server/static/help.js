@@ -150,7 +150,7 @@ function renderFans() {
   fill(document.getElementById("fan-table"), head,
     groups.map((g) => el("tbody", {"data-points": g.points},
       el("tr", {}, el("th", {class: "group", colspan: 4}, helpText("group", {points: g.points, count: g.fans.length}))),
-      g.fans.map((f) => el("tr", {class: "fan", "data-number": f.number},
+      g.fans.map((f) => el("tr", {class: "fan", id: `fan-${f.number}`, "data-number": f.number},
         el("td", {class: "no"}, f.number), el("td", {class: zh ? "name zh" : "name"}, zh ? f.zh : f.en),
         el("td", {class: zh ? "other" : "other zh"}, zh ? f.en : f.zh), el("td", {class: "points"}, f.points))))),
     shown.length ? null : el("tbody", {}, el("tr", {}, el("td", {colspan: 4, class: "muted"}, t("noFan")))));
@@ -164,6 +164,10 @@ async function loadHelp() {
     return;
   }
   renderHelp();
+  // a link to a part or a fan (/help#fans, /help#fan-48): the browser went to it before the
+  // lists above it were filled; go there again now that it stands where it will stay
+  const target = location.hash && document.getElementById(decodeURIComponent(location.hash.slice(1)));
+  if (target) target.scrollIntoView();
   document.body.dataset.ready = "1";  // for the tests: the numbers are in
 }
 

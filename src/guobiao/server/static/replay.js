@@ -62,7 +62,7 @@ async function loadRoom() {
 function handLabel(h) {
   const wind = t("winds")["ESWN".indexOf(h.round_wind)];
   let how = t("liveHand");
-  if (h.over) how = h.winner === null || h.winner === undefined ? t("draw") : `${localName(h.names_by_seat[h.winner])} ${t("wins")} ${h.total}`;
+  if (h.over) how = h.winner === null || h.winner === undefined ? t("draw") : `${levelName(h.names_by_seat[h.winner])} ${t("wins")} ${h.total}`;
   return `${h.number + 1} · ${wind} · ${how}`;
 }
 
@@ -125,7 +125,7 @@ document.addEventListener("keydown", (ev) => {
 function render() {
   if (!replay) return;
   const frame = replay.frames[step];
-  const names = replay.names_by_seat.map((n) => localName(n));
+  const names = replay.names_by_seat.map((n) => levelName(n));
   $("scrub").value = String(step);
   $("step").textContent = `${step} / ${replay.frames.length - 1}`;
   $("prev").disabled = $("first").disabled = step === 0;
@@ -152,7 +152,7 @@ function renderSeat(frame, seat) {
   const head = el("div", {class: "seat-head"},
     el("span", {class: "wind"}, t("winds")[seat]),
     seat === 0 ? el("span", {class: "dealer"}, LANG === "zh" ? term("dealer") : "D") : null,
-    el("span", {class: "name"}, localName(replay.names_by_seat[seat])),
+    el("span", {class: "name", title: localName(replay.names_by_seat[seat])}, levelName(replay.names_by_seat[seat])),
     delta !== null ? el("span", {class: "score " + (delta > 0 ? "plus" : delta < 0 ? "minus" : "")}, (delta > 0 ? "+" : "") + delta) : null);
   const hand = el("div", {class: "hand-up"}, splitTiles(frame.hands[seat]).map((x) => tile(x)),
     frame.drawn && frame.current === seat ? tile(frame.drawn, {cls: "drawn"}) : null);
@@ -168,12 +168,20 @@ function renderSeat(frame, seat) {
 function renderResult(frame) {
   const box = $("result");
   const r = frame.result;
+  const appears = box.hidden && r;
   box.hidden = !r;
   if (!r) { box.replaceChildren(); return; }
-  const names = replay.names_by_seat;
-  const parts = [el("h2", {}, `${t("handEnd")} (${t("hand")} ${replay.hand_number + 1})`),
+  const names = replay.names_by_seat.map((n) => levelName(n));
+  const number = replay.hand_number + 1;  // titled as the table's end box: 第 2 盘结束, Hand over (Hand 2)
+  const parts = [el("h2", {}, LANG === "zh" ? `第 ${number} 盘结束` : `${t("handEnd")} (${t("hand")} ${number})`),
     ...handResultParts(r, names, replay.winning_hand, replay.explain)];
   fill(box, parts);
+  // the end of the hand, below the table (a phone's screen away): brought into view as it comes,
+  // below the step controls (they stay at the top as the page scrolls)
+  if (appears) {
+    box.style.scrollMarginTop = `${document.querySelector(".replay-controls").offsetHeight + 8}px`;
+    box.scrollIntoView({block: "nearest"});
+  }
 }
 
 setLang(LANG);

@@ -115,10 +115,8 @@ function placeName(p, letter) {
 // 机器人B), or in one.
 function nameParts(p, letter) {
   if (p.kind !== "bot") return [placeName(p, letter)];
-  const level = ((GLOSSARY_DATA.levels || {})[p.bot_kind] || {})[LANG];
   const place = (/ ([A-D])$/.exec(p.name) || [])[1] || letter;
-  if (!level) return [placeName(p, letter)];
-  return LANG === "zh" ? [level, `${t("bot")}${place}`] : [level, `${t("bot")} ${place}`];
+  return levelParts(p.bot_kind, place) || [placeName(p, letter)];
 }
 
 function plateName(p, letter) { return nameParts(p, letter).join(LANG === "zh" ? "" : " "); }
@@ -254,11 +252,15 @@ function addLog(text) {
 }
 
 // -- drawing ---------------------------------------------------------------------------------
+// a spectator (the watch link): no seat, no hints, nothing to be ready for
+function watching() { return Boolean(state) && (state.seat === null || state.seat === undefined); }
+
 function render() {
   if (!state) return;
   const room = state.room;
   $("room-name").textContent = localName(room.name);
   $("last-hand").hidden = !lastHandMsg && !state.last_hand;
+  hintsBox.closest("label").hidden = watching();  // a watcher has no hand to hint at
   if (!room.started) { renderWaiting(room); return; }
   $("waiting").hidden = true;
   $("table").hidden = false;
@@ -804,7 +806,8 @@ function showHandEnd(msg) {
     ...handResultParts(r, names, r.winning_hand, msg.explain, scores)];
   parts.push(el("p", {class: "muted", id: "next-hand"}, ""));
   // the hand just over (not an older one brought back): Continue says we are ready for the next
-  const live = !state || (state.hand_number === msg.hand_number && !state.session_end);
+  // (a watcher has no seat to be ready for: Close)
+  const live = !watching() && (!state || (state.hand_number === msg.hand_number && !state.session_end));
   const buttons = [
     live ? el("button", {id: "continue", class: "big", onclick: () => {
       readySent = msg.hand_number; send({type: "ready"}); tick();
