@@ -14,10 +14,10 @@ from guobiao.cli.jsonio import invalid_answer, result_to_json
 from guobiao.cli.options import HAND_HELP, RULES_OPTION, WIND, parse_hand_or_fail, say_refusal
 from guobiao.cli.stream import stream_jsonl
 from guobiao.cli.util import console as _console
-from guobiao.cli.util import count
 from guobiao.cli.util import fail as _fail
 from guobiao.core.context import WinContext, Wind
 from guobiao.core.hand import Hand, format_hand, parse_tiles
+from guobiao.core.melds import melds_text
 from guobiao.core.tiles import TILES, Tile, TileParseError
 from guobiao.scoring.calculator import calculate
 from guobiao.scoring.fans import Fan
@@ -371,9 +371,8 @@ def shanten(hand: str, visible: str, as_json: bool) -> None:
         where = "between the hand and --visible" if seen_tiles else "in the hand"
         _fail(f"more than four of {', '.join(over)} {where}")
     if size not in (13 - 3 * melds, 14 - 3 * melds):
-        with_melds = count(melds, "meld") if melds else "no meld"
         _fail(
-            f"with {with_melds} a hand has {13 - 3 * melds} or {14 - 3 * melds} standing tiles, "
+            f"with {melds_text(melds)} a hand has {13 - 3 * melds} or {14 - 3 * melds} standing tiles, "
             f"not {size}"
         )
     per_shape = {"regular": sh.regular_shanten(counts, melds)}

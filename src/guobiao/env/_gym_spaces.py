@@ -23,13 +23,13 @@ from guobiao.table.rules import TableRules
 from guobiao.table.wall import Deal
 
 __all__ = [
+    "RestoresTable",
     "action_space",
     "checked_action",
     "checked_deal",
     "checked_rules",
     "checked_seed",
     "observation_space",
-    "restored_table",
     "table_text",
 ]
 
@@ -108,19 +108,25 @@ def checked_deal(options: dict[str, Any] | None) -> Deal | None:
     return deal
 
 
-def restored_table(table: Table) -> Table:
-    """A working table playing the game of ``table``, a table just unpickled or copied.
+class RestoresTable:
+    """An environment whose ``table`` is made whole when it is unpickled or copied.
 
     A table's masks are numpy arrays over its bytearrays, which a copy separates (the arrays
     would stay as they were at the copy), and its mask builders know the engine's actions by
     their ``id``, which a copy changes: so a new table takes over the game, the generator of
     hand seeds and the state version, and reads everything afresh.
     """
-    fresh = Table(table.rules, table.illegal_action)
-    fresh.game = table.game
-    fresh.seeds = table.seeds
-    fresh.version = table.version + 1
-    return fresh
+
+    table: Table
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        old = self.table
+        fresh = Table(old.rules, old.illegal_action)
+        fresh.game = old.game
+        fresh.seeds = old.seeds
+        fresh.version = old.version + 1
+        self.table = fresh
 
 
 def table_text(game: Game) -> str:

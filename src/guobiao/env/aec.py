@@ -23,13 +23,13 @@ from gymnasium import spaces
 from pettingzoo import AECEnv  # type: ignore[import-untyped]
 
 from guobiao.env._gym_spaces import (
+    RestoresTable,
     action_space,
     checked_action,
     checked_deal,
     checked_rules,
     checked_seed,
     observation_space,
-    restored_table,
     table_text,
 )
 from guobiao.env._table import AGENTS, Observation, Table
@@ -39,7 +39,7 @@ from guobiao.table.rules import COMPETITION, TableRules
 __all__ = ["GuobiaoAECEnv", "env", "raw_env"]
 
 
-class GuobiaoAECEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
+class GuobiaoAECEnv(RestoresTable, AECEnv[str, Observation, int]):  # type: ignore[misc]
     """One hand per episode; ``reset(seed=...)`` deals the same hand (and the same hands after it)
     for the same seed. ``illegal_action``: ``"raise"`` (default) or ``"forfeit"`` (the hand ends,
     the seat paying ``rules.forfeit_payment`` to each other). An action that is no index of the
@@ -101,11 +101,6 @@ class GuobiaoAECEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
         self.agent_selection = AGENTS[game.to_act[0]] if game.to_act else AGENTS[0]
         if game.is_over:  # a hand can end in its deal (1998: flowers exhaust the wall)
             self._finish()
-
-    def __setstate__(self, state: dict[str, Any]) -> None:
-        """Unpickled or copied: the table made whole (its masks would stay as at the copy)."""
-        self.__dict__.update(state)
-        self.table = restored_table(self.table)
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         deal_ = checked_deal(options)

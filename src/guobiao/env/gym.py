@@ -27,12 +27,12 @@ import numpy.typing as npt
 
 from guobiao.bots import Bot, make_bot
 from guobiao.env._gym_spaces import (
+    RestoresTable,
     action_space,
     checked_action,
     checked_rules,
     checked_seed,
     observation_space,
-    restored_table,
 )
 from guobiao.env._table import Table
 from guobiao.table.rules import COMPETITION, TableRules
@@ -42,7 +42,7 @@ __all__ = ["ENV_ID", "SingleSeatEnv"]
 ENV_ID = "guobiao/SingleSeat-v0"
 
 
-class SingleSeatEnv(gymnasium.Env[dict[str, Any], np.int64]):
+class SingleSeatEnv(RestoresTable, gymnasium.Env[dict[str, Any], np.int64]):
     """One seat against three bots; one hand per episode."""
 
     metadata: dict[str, Any] = {"render_modes": ["ansi"]}  # noqa: RUF012
@@ -139,11 +139,6 @@ class SingleSeatEnv(gymnasium.Env[dict[str, Any], np.int64]):
             if result is not None:
                 info["result"] = result.summary()
         return table.observe(self.seat), reward, game.is_over, False, info
-
-    def __setstate__(self, state: dict[str, Any]) -> None:
-        """Unpickled or copied: the table made whole (its masks would stay as at the copy)."""
-        self.__dict__.update(state)
-        self.table = restored_table(self.table)
 
     def action_masks(self) -> npt.NDArray[np.bool_]:
         """The legal actions as booleans (what MaskablePPO asks for)."""

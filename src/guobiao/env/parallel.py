@@ -27,7 +27,7 @@ from guobiao.table.rules import COMPETITION, TableRules
 __all__ = ["GuobiaoParallelEnv", "parallel_env"]
 
 
-class GuobiaoParallelEnv(ParallelEnv[str, Observation, int]):  # type: ignore[misc]
+class GuobiaoParallelEnv(shared.RestoresTable, ParallelEnv[str, Observation, int]):  # type: ignore[misc]
     """One hand per episode; ``reset(seed=...)`` deals the same hand for the same seed.
     ``illegal_action``: ``"raise"`` (default) or ``"forfeit"`` for an acting seat whose action is
     outside its mask (a missing action of an acting seat, or one that is no index of the action
@@ -70,11 +70,6 @@ class GuobiaoParallelEnv(ParallelEnv[str, Observation, int]):  # type: ignore[mi
     def _observations(self) -> dict[str, Observation]:
         observe = self.table.observe
         return {a: observe(i) for i, a in enumerate(AGENTS)}
-
-    def __setstate__(self, state: dict[str, Any]) -> None:
-        """Unpickled or copied: the table made whole (its masks would stay as at the copy)."""
-        self.__dict__.update(state)
-        self.table = shared.restored_table(self.table)
 
     def reset(
         self, seed: int | None = None, options: dict[str, Any] | None = None

@@ -128,14 +128,6 @@ function plateNameNodes(p, letter) {
   return LANG === "zh" && parts.length > 1 ? [parts[0], el("wbr"), parts[1]] : [parts.join(" ")];
 }
 
-// A name the server made for a bot ("efficiency bot B", the names of an older hand's result) as
-// plateName gives it; any other name as it is.
-function shownName(name) {
-  const kinds = Object.keys(GLOSSARY_DATA.bots || {}).join("|");
-  const found = kinds && new RegExp(`^(${kinds}) bot ([A-D])$`).exec(name);
-  return found ? plateName({kind: "bot", bot_kind: found[1], name}, found[2]) : localName(name);
-}
-
 // Where a plate has no room for a name (a small phone's centre): "bot B" (机器人B), a person's
 // name to its first six letters; the full name in the title.
 function plateAbbr(p, letter) {
@@ -798,7 +790,7 @@ function showHandEnd(msg) {
   const r = msg.result;
   // names by seat; a bot's in the page's language (the seats of that hand: its own places_by_seat)
   const places = msg.hand_number === (state && state.hand_number) ? state.places_by_seat : null;
-  const names = r.names.map((n, s) => places ? plateName(state.room.places[places[s]], "ABCD"[places[s]]) : shownName(n));
+  const names = r.names.map((n, s) => places ? plateName(state.room.places[places[s]], "ABCD"[places[s]]) : levelName(n));  // an older hand: its stored names
   // each seat's score (局分) after the hand, beside its change
   const scores = msg.scores && places ? [0, 1, 2, 3].map((s) => msg.scores[places[s]]) : null;
   const title = LANG === "zh" ? `第 ${msg.hand_number + 1} 盘结束` : `${t("handEnd")} (${t("hand")} ${msg.hand_number + 1})`;
@@ -815,9 +807,9 @@ function showHandEnd(msg) {
     }}, t("continue")) : el("button", {class: "big", onclick: closeOverlay}, t("close")),
     el("a", {href: `/room/${ROOM}/replay?hand=${msg.hand_number + 1}`, id: "replay-hand", class: "button secondary",
       target: "_blank", rel: "noopener"}, t("replayHand")),
-    // the table under the box, every hand laid open on it (a phone has no Escape key); Last hand
-    // brings the box back
-    el("button", {id: "see-table", class: "secondary", onclick: closeOverlay}, t("seeTable")),
+    // beside Continue, the table under the box, every hand laid open on it (a phone has no
+    // Escape key; Close does it otherwise); Last hand brings the box back
+    live ? el("button", {id: "see-table", class: "secondary", onclick: closeOverlay}, t("seeTable")) : null,
   ];
   showOverlay("hand_end", parts, buttons);
   if (live && readySent === msg.hand_number) $("continue").disabled = true;
@@ -830,7 +822,7 @@ function showSessionEnd(msg) {
   showOverlay("session_end", [el("h2", {}, t("sessionEnd")),
     el("table", {class: "deltas"},
       el("tr", {}, el("th", {}), el("th", {}, t("score")), el("th", {}, t("stdPoints"))),
-      order.map((i) => el("tr", {}, el("td", {}, shownName(msg.names[i])), el("td", {class: "num"}, msg.scores[i]),
+      order.map((i) => el("tr", {}, el("td", {}, levelName(msg.names[i])), el("td", {class: "num"}, msg.scores[i]),
         el("td", {class: "num"}, msg.standard_points[i] ?? "—")))),
     el("p", {class: "links"}, el("a", {href: `/room/${ROOM}/replay`, id: "replay-link"}, t("replayHands")),
       el("a", {href: "/"}, t("lobby")))],
