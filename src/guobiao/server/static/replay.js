@@ -141,7 +141,52 @@ function render() {
     el("div", {class: "wall", id: "wall"}, `${t("wall")} ${frame.wall}`),
     frame.last_discard ? tile(frame.last_discard, {cls: "big"}) : null);
   renderResult(frame);
+  fitBoard();
 }
+
+// A phone held sideways (app.css): the board takes the screen's height below the controls, and
+// each seat's tiles are as large as its box lets them be, so that the four seats are on the
+// screen at once (the bottom seat lay below it). The sizes hold for the whole hand (those that
+// fit its last step, the fullest table, unless the step shown needs less), so that the tiles do
+// not change size at every step. Elsewhere the page flows as it is.
+const SIDEWAYS = matchMedia("(max-height: 500px) and (orientation: landscape)");
+let fitted = null;  // {key: the hand and the screen, widths: by seat, at the hand's last step}
+
+function fitBoard() {
+  const board = document.querySelector(".board");
+  const boxes = [0, 1, 2, 3].map((seat) => $("pos-" + seat));
+  if (!SIDEWAYS.matches || !replay || $("table").hidden) {
+    board.style.height = "";
+    for (const box of boxes) box.style.removeProperty("--tile-w");
+    return;
+  }
+  const top = board.getBoundingClientRect().top + scrollY;
+  board.style.height = `${Math.max(120, innerHeight - top)}px`;
+  const fits = (box) => box.scrollHeight <= box.clientHeight + 1 && box.scrollWidth <= box.clientWidth + 1;
+  // the largest width that fits the box, up to cap: a binary search over whole pixels
+  const fit = (box, cap) => {
+    let lo = 8, hi = cap;
+    box.style.setProperty("--tile-w", `${hi}px`);
+    if (fits(box)) return hi;
+    while (hi - lo > 1) {
+      const mid = Math.floor((lo + hi) / 2);
+      box.style.setProperty("--tile-w", `${mid}px`);
+      if (fits(box)) lo = mid; else hi = mid;
+    }
+    box.style.setProperty("--tile-w", `${lo}px`);
+    return lo;
+  };
+  const cap = Math.floor(Math.min(34, innerHeight / 11));
+  const key = `${replay.hand_number} ${innerWidth}x${innerHeight} ${LANG}`;
+  if (!fitted || fitted.key !== key) {
+    const last = replay.frames[replay.frames.length - 1];
+    for (let seat = 0; seat < 4; seat++) renderSeat(last, seat);
+    fitted = {key, widths: boxes.map((box) => fit(box, cap))};
+    for (let seat = 0; seat < 4; seat++) renderSeat(replay.frames[step], seat);
+  }
+  boxes.forEach((box, seat) => fit(box, fitted.widths[seat]));
+}
+addEventListener("resize", fitBoard);
 
 function renderSeat(frame, seat) {
   const box = $("pos-" + seat);  // East at the bottom, then counter-clockwise

@@ -87,7 +87,7 @@ const labelsBox = $("labels-on");
 hintsBox.checked = localStorage.getItem("guobiao:hints") === "1";
 hintsBox.addEventListener("change", () => { localStorage.setItem("guobiao:hints", hintsBox.checked ? "1" : "0"); render(); });
 labelsBox.addEventListener("change", () => { localStorage.setItem("guobiao:labels", labelsBox.checked ? "1" : "0"); render(); });
-$("lang").addEventListener("click", () => { toggleLang(); render(); });
+$("lang").addEventListener("click", () => { toggleLang(); rewriteTexts(); render(); });
 $("last-hand").addEventListener("click", () => { if (lastHandMsg) showHandEnd(lastHandMsg); });
 $("resume").addEventListener("click", () => send({type: "resume"}));
 
@@ -145,12 +145,13 @@ function connect() {
   const token = keys.token || keys.watch_token || keys.invite || "";
   const proto = location.protocol === "https:" ? "wss" : "ws";
   ws = new WebSocket(`${proto}://${location.host}/ws/rooms/${ROOM}?token=${encodeURIComponent(token)}`);
-  ws.onopen = () => { retry = 0; $("status").textContent = t("connected"); };
+  const status = (words) => showText($("status"), words);
+  ws.onopen = () => { retry = 0; status(() => t("connected")); };
   ws.onmessage = (ev) => receive(JSON.parse(ev.data));
   ws.onclose = (ev) => {
-    $("status").textContent = t("disconnected");
-    if (ev.code === 4410) $("status").textContent = state && state.session_end ? t("sessionOver") : t("closed");
-    if ([4403, 4404, 4429].includes(ev.code)) $("status").textContent = refusal ? describe(refusal) : ev.reason;
+    status(() => t("disconnected"));
+    if (ev.code === 4410) status(() => state && state.session_end ? t("sessionOver") : t("closed"));
+    if ([4403, 4404, 4429].includes(ev.code)) status(() => refusal ? describe(refusal) : ev.reason);
     if ([4403, 4404, 4410, 4429].includes(ev.code)) return;  // refused or closed: no retry
     retry = Math.min(retry + 1, 5);
     setTimeout(connect, 500 * retry);
@@ -209,10 +210,8 @@ function receive(msg) {
       break;
     }
     case "event":
-      addLog(`${t("winds")[msg.seat]} ${nameOf(msg.seat)} ${actionText(msg.action)}`);
-      break;
     case "timeout":
-      addLog(`${t("winds")[msg.seat]} ${nameOf(msg.seat)}: ${t("timeout")} → ${actionText(msg.action)}`);
+      logMessage(msg);
       break;
     case "hand_start":
       if (overlayKind === "hand_end") closeOverlay();
@@ -227,20 +226,55 @@ function receive(msg) {
       showSessionEnd(msg);
       break;
     case "notice":  // auto_on, auto_off
-      addLog(describe(msg));
+      logMessage(msg);
       break;
     case "error":
       if (["bad_token", "too_many", "no_room", "slow_down"].includes(msg.code)) refusal = msg;
-      addLog(`⚠ ${describe(msg)}`);
-      if (!state || !state.room.started) $("wait-error").textContent = describe(msg);
+      logMessage(msg);
+      if (!state || !state.room.started) showText($("wait-error"), () => describe(msg));
       break;
   }
 }
 
-function addLog(text) {
-  if (text) log.push(text);
+// The log keeps what happened (the server's message), not its words: each line is written in
+// the page's language when it is drawn, so that after a switch of language every line reads in
+// the new one (a line kept as text stayed in the language it was written in).
+function logLine(msg) {
+  const who = (seat) => `${t("winds")[seat]} ${nameOf(seat)}`;
+  switch (msg.type) {
+    case "event": return `${who(msg.seat)} ${actionText(msg.action)}`;
+    case "timeout": return `${who(msg.seat)}: ${t("timeout")} → ${actionText(msg.action)}`;
+    case "error": return `⚠ ${describe(msg)}`;
+    default: {  // a notice (auto_on, auto_off): the place named as its plate names it (easy bot B)
+      const place = msg.params ? msg.params.place : null;
+      const p = state && Number.isInteger(place) ? state.room.places[place] : null;
+      return describe(p ? {...msg, params: {...msg.params, name: plateName(p, "ABCD"[place])}} : msg);
+    }
+  }
+}
+
+function logMessage(msg) { addLog(logLine(msg), msg); }
+
+// A line of the log: its text as written now and, to write it again in another language, the
+// message it tells (a line given as text alone stays as it is).
+function addLog(text, msg) {
+  if (text) log.push(msg ? {msg} : {text});
   log = log.slice(-3);
   fitLog();
+}
+
+// A status line (the header's connection state, the waiting room's refusal) kept as a function
+// of the language, so that a switch of language writes it again.
+function showText(node, words) {
+  node.words = words;
+  node.textContent = words ? words() : "";
+}
+// a refusal of the waiting room's buttons (common.js serverError: its code and params kept)
+function waitError(e) {
+  showText($("wait-error"), () => e.code ? describe({code: e.code, params: e.params, message: e.message}) : e.message);
+}
+function rewriteTexts() {
+  for (const node of [$("status"), $("wait-error")]) if (node.words) node.textContent = node.words();
 }
 
 // -- drawing ---------------------------------------------------------------------------------
@@ -310,19 +344,19 @@ $("join-btn").addEventListener("click", async () => {
     const joined = await api("POST", `/api/rooms/${ROOM}/join`, {name, invite: roomKeys(ROOM).invite || null});
     saveRoomKeys(ROOM, {token: joined.token, place: joined.place, at: Date.now()});
     ws.close();
-  } catch (e) { $("wait-error").textContent = e.message; }
+  } catch (e) { waitError(e); }
 });
 
 $("add-bots").addEventListener("click", async () => {
   try {
     await api("POST", `/api/rooms/${ROOM}/bots`, {owner_token: roomKeys(ROOM).owner_token, kind: $("bot-kind").value});
-  } catch (e) { $("wait-error").textContent = e.message; }
+  } catch (e) { waitError(e); }
 });
 
 $("start").addEventListener("click", async () => {
   try {
     await api("POST", `/api/rooms/${ROOM}/start`, {owner_token: roomKeys(ROOM).owner_token, fill: true});
-  } catch (e) { $("wait-error").textContent = e.message; }
+  } catch (e) { waitError(e); }
 });
 
 function concealedCount(view, seat) {
@@ -402,7 +436,9 @@ function renderCenter(view, me) {
     const place = state.places_by_seat[seat];
     const p = state.room.places[place];
     return el("div", {class: `plate p${pos}` + (isTurn(seat) ? " current" : ""), id: `plate-${pos}`},
-      el("span", {class: "wind"}, t("winds")[seat]),
+      // the wind, and its letter where a narrow centre has no room for the word (E S W N)
+      el("span", {class: "wind"}, el("span", {class: "wind-word"}, t("winds")[seat]),
+        el("span", {class: "wind-letter", "aria-hidden": "true"}, LANG === "zh" ? t("winds")[seat] : "ESWN"[seat])),
       seat === 0 ? el("span", {class: "dealer", title: t("dealer")}, t("dealerMark")) : null,
       el("span", {class: "name", title: placeName(p, "ABCD"[place])},
         ...plateNameNodes(p, "ABCD"[place]), state.you === place ? ` (${t("you")})` : ""),
@@ -436,6 +472,8 @@ function renderTable() {
   renderHints();
   const mine = state.you !== null && state.you !== undefined ? state.room.places[state.you] : null;
   $("resume").hidden = !(mine && mine.auto);
+  // the hand over: nothing to do, no clock; the pond takes the controls' height (app.css)
+  $("controls").classList.toggle("over", view.phase === "over");
   $("keys").textContent = t("keysLegend");
   fitTiles();
   tick();
@@ -504,7 +542,7 @@ function renderActions(view) {
 function renderHints() {
   const box = $("hints");
   const h = state.hints;
-  box.hidden = !(hintsBox.checked && h);
+  box.hidden = !(hintsBox.checked && h) || state.view.phase === "over";  // nothing to hint at once over
   if (box.hidden) return;
   const open = box.open;
   const head = [el("b", {}, h.shanten === 0 ? t("ready") : `${t("shanten")} ${h.shanten}`)];
@@ -522,15 +560,39 @@ function renderHints() {
     const live = h.useful.reduce((a, w) => a + w.live, 0);
     head.push(` · ${t("useful")} ${h.useful.length} (${liveCount(live)})`);
   }
-  fill(box, el("summary", {}, head), more.length ? el("div", {class: "hint-more"}, more) : null);
+  // the line apart from the summary, which takes a finger's tap beyond it (app.css)
+  fill(box, el("summary", {}, el("span", {class: "hint-line"}, head)), more.length ? el("div", {class: "hint-more"}, more) : null);
   box.open = open;
 }
 
 // -- sizing: --tile-w per area so that everything fits its box -----------------------------------
 function setW(node, w) { node.style.setProperty("--tile-w", `${Math.max(8, Math.floor(w))}px`); }
 
+// A claim's buttons: their tiles (what each meld takes from the hand) as large as the row has room
+// for, up to 28 px, in no more rows than at the stylesheet's size (15-18 px on a phone, where a
+// claim of one chow and pass left the row half empty) and the row no higher.
+function fitActions() {
+  const box = $("actions");
+  box.style.removeProperty("--tile-w");
+  const first = box.querySelector(".tile");
+  if (!first) return;
+  const least = first.getBoundingClientRect().width;
+  const row = box.parentElement;
+  const lines = () => new Set([...box.children].map((b) => b.offsetTop)).size;
+  const [rows, height] = [lines(), row.offsetHeight];
+  let w = least;
+  for (let next = Math.floor(least) + 1; next <= 28; next++) {
+    box.style.setProperty("--tile-w", `${next}px`);
+    if (lines() > rows || row.offsetHeight > height + 0.5 || box.scrollWidth > box.clientWidth + 1) break;
+    w = next;
+  }
+  if (w === least) box.style.removeProperty("--tile-w");
+  else box.style.setProperty("--tile-w", `${w}px`);
+}
+
 function fitTiles() {
   if ($("table").hidden || !state || !state.view) return;
+  fitActions();
   const wide = innerWidth > innerHeight;
   // the hand, as large as fits: in one row with the melds beside it; or the melds above it;
   // or (a narrow phone) the melds above and the hand in two rows, so that tiles stay >= 36 px
@@ -598,6 +660,7 @@ function poolCap() { return Math.min(50, Math.max(22, innerHeight / 22)); }  // 
 // 115 px and cut its lines); a short phone held sideways has its own layout (app.css).
 function fitPond() {
   const pond = $("pond");
+  pond.style.gridTemplateColumns = "";  // the stylesheet's shares, to measure the side pools' room
   if (matchMedia("(max-height: 500px) and (orientation: landscape)").matches) {
     pond.style.gridTemplateRows = "";
   } else {
@@ -607,8 +670,12 @@ function fitPond() {
     const rows = (pos) => Number($("pool-" + pos).dataset.rows) || 3;
     const tall = (w, n) => n * w * 4 / 3 + n;  // n rows of tiles w px wide, 1 px apart
     const topMost = ($("pool-2").clientWidth - 6) / 6;  // six across the top and bottom pools
-    const sideMost = Math.min(...[1, 3].map((pos) => ($("pool-" + pos).clientWidth - rows(pos)) / rows(pos)));
     const font = parseFloat(getComputedStyle($("center")).fontSize);
+    // upright, the side pools leave the centre room for its two side plates side by side, each
+    // its short name and its wind and score whole (机器人D at 12 px: a 90 px centre cut it)
+    const inner = pond.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight) - 2 * (parseFloat(cs.columnGap) || 0);
+    const sideMax = upright ? (inner - centreLeast(font)) / 2 - 3 : Infinity;  // 3: the columns' slack (below)
+    const sideMost = Math.min(...[1, 3].map((pos) => (Math.min($("pool-" + pos).clientWidth, sideMax) - rows(pos)) / rows(pos)));
     // the centre's least height (its plates, the round and the wall; upright its container
     // queries make do with less) and the most it uses (its log's three lines, wrapped)
     const [least, most] = upright ? [0, 0] : [font * 8, font * 12];
@@ -629,9 +696,32 @@ function fitPond() {
     // the rest: upright to every row, else to the top and bottom pools (their tiles at their cap)
     if (upright) { top += spare / 3; mid += spare / 3; bottom += spare / 3; } else { top += spare / 2; bottom += spare / 2; }
     pond.style.gridTemplateRows = [top, mid, bottom].map((h) => `minmax(0, ${h.toFixed(2)}fr)`).join(" ");
+    // upright, the side pools' columns as wide as their rows of tiles (they had a third of the
+    // pond, 15 px of it empty on each side at 360x640), the centre the rest: its text 12 px wide
+    if (upright) {
+      const side = Math.floor(Math.min(poolCap(), (mid - 6) / 6 * 0.75, sideMost));
+      const need = Math.max(rows(1), rows(3)) * (side + 1) + 3;
+      pond.style.gridTemplateColumns = `${need}px minmax(0, 1fr) ${need}px`;
+    }
   }
   for (let pos = 0; pos < 4; pos++) fitPool($("pool-" + pos));
   fitLog();
+}
+
+// The least width of a phone's centre: its two side plates side by side, each as wide as its
+// widest line where the centre is narrow (its short name, "bot D", 机器人D; its wind's letter and
+// its score, "N 500"), with their padding and the gaps.
+function centreLeast(font) {
+  const ctx = (centreLeast.canvas ||= document.createElement("canvas")).getContext("2d");
+  const cs = getComputedStyle($("center"));
+  const widest = (text, weight) => { ctx.font = `${weight} ${cs.fontSize} ${cs.fontFamily}`; return ctx.measureText(text).width; };
+  let most = 0;
+  for (const plate of document.querySelectorAll("#center .plate.p1, #center .plate.p3")) {
+    const letter = plate.querySelector(".wind-letter"), score = plate.querySelector(".score"), abbr = plate.querySelector(".abbr");
+    most = Math.max(most, widest(abbr ? abbr.textContent : "", "normal"),
+      widest(`${letter ? letter.textContent : ""} ${score ? score.textContent : ""}`, "bold"));
+  }
+  return 2 * (most + font * 0.2) + font * 0.6;
 }
 
 // The centre's log: its lines wrap (a line cut with "…" lost its tile); the oldest go where the
@@ -639,7 +729,7 @@ function fitPond() {
 function fitLog() {
   const box = $("log");
   if (!box) return;
-  box.replaceChildren(...log.map((line) => el("li", {}, line)));
+  box.replaceChildren(...log.map((line) => el("li", {}, line.msg ? logLine(line.msg) : line.text)));
   const mid = box.parentElement;
   while (box.firstChild && mid.scrollHeight > mid.clientHeight + 1) box.firstChild.remove();
 }
