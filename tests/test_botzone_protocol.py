@@ -9,6 +9,7 @@ import json
 import re
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -225,8 +226,8 @@ def test_the_previous_seat_discard_offers_chows_pung_and_kong() -> None:
     # seat 1: seat 0 is its previous seat (上家)
     s = seat_after(f"1 0 0 0 0 {HAND}", "3 0 DRAW", "3 0 PLAY B3", seat=1)
     assert kinds(s.legal_actions) == ["chow B2B3B4", "pass"]
-    s2 = seat_after(f"1 0 0 0 0 {HAND}", "3 0 DRAW", "3 0 PLAY W1", seat=2)
-    assert kinds(s2.legal_actions) == ["pung W1", "pass"]  # four held: no kong of a fifth
+    s2 = seat_after(f"1 0 0 0 0 {HAND}", "3 0 DRAW", "3 0 PLAY J2", seat=2)
+    assert kinds(s2.legal_actions) == ["pung J2", "pass"]  # two held: no kong
     s3 = seat_after(
         "1 0 0 0 0 W1 W1 W1 B2 B3 B4 T5 T6 T7 J2 J2 F3 F4", "3 0 DRAW", "3 0 PLAY W1", seat=2
     )
@@ -288,37 +289,86 @@ def test_hu_only_with_eight_points() -> None:
     assert str(choose_response(make_bot("efficiency", 1), rich)) == "HU"
 
 
-def empty_segment(tracker: BotzoneSeat, seat: int) -> None:
-    """Let ``seat`` draw and discard until its segment is empty (the others wait)."""
-    for _ in range(21):
-        tracker.feed(f"3 {seat} DRAW")
-        tracker.feed(f"3 {seat} PLAY F1")
-    assert tracker.segments[seat] == 0
+def wall_tiles(tracker: BotzoneSeat, avoid: str = "") -> Iterator[str]:
+    """Tiles the tracker has not seen, in order (never a fifth copy), none of ``avoid``."""
+    view = tracker.view()
+    left = [4] * 34
+    seen = [*view.hand, *(x for pool in view.discards for x in pool)]
+    seen += [x for melds in view.melds for meld in melds for x in meld.tiles]
+    for x in seen:
+        left[x] -= 1
+    skip = {t(name) for name in avoid.split()}
+    for k in range(34):
+        if TILES[k] not in skip:
+            yield from [str(TILES[k])] * left[k]
 
 
-def test_the_last_discard_may_only_be_won_and_counts_haidi() -> None:
+def spend(tracker: BotzoneSeat, rounds: int, avoid: str = "", kong: int | None = None) -> None:
+    """Whole rounds of the table from seat 0: each seat draws and discards the wall's next tile
+    (my draw is '2 T', its tile my discard); ``kong``: that seat makes a concealed kong in the
+    first round, so its segment runs out a turn early."""
+    me = tracker.view().seat
+    tiles = wall_tiles(tracker, avoid)
+    for n in range(rounds):
+        for seat in range(4):
+            if seat == me:
+                drawn = next(tiles)
+                tracker.feed(f"2 {drawn}")
+                tracker.feed(f"3 {me} PLAY {drawn}")
+                continue
+            tracker.feed(f"3 {seat} DRAW")
+            if n == 0 and seat == kong:
+                tracker.feed(f"3 {seat} GANG")
+                tracker.feed(f"3 {seat} DRAW")
+            tracker.feed(f"3 {seat} PLAY {next(tiles)}")
+
+
+def before_the_last_turn() -> BotzoneSeat:
+    """Seat 2 (me) ready on a small hand; seat 1 made a concealed kong: after 20 rounds its
+    segment is empty and seat 0 has one tile left, so seat 0's next discard is the last."""
     s = seat_after(f"1 0 0 0 0 {CHEAP}", seat=2)
     s.feed("3 0 DRAW")
     s.feed("3 0 PLAY T9")
     assert s.legal_actions == ()  # a win below 8 points is no win
     s.feed("3 1 DRAW")
+    s.feed("3 1 GANG")
+    s.feed("3 1 DRAW")
     s.feed("3 1 PLAY B5")
     assert kinds(s.legal_actions) == ["pung B5", "pass"]
-    empty_segment(s, 1)
+    s.feed("2 F1")
+    s.feed("3 2 PLAY F1")
+    s.feed("3 3 DRAW")
+    s.feed("3 3 PLAY F2")
+    spend(s, 18, avoid="T9 B5")
+    for line in ["3 0 DRAW", "3 0 PLAY F3", "3 1 DRAW", "3 1 PLAY F3", "2 F4", "3 2 PLAY F4"]:
+        s.feed(line)
+    s.feed("3 3 DRAW")
+    s.feed("3 3 PLAY T9")  # seat 3's discard: seat 0 still has a tile, not the last
+    assert s.legal_actions == ()
+    assert s.segments == (1, 0, 1, 1)
+    return s
+
+
+def test_the_last_discard_may_only_be_won_and_counts_haidi() -> None:
+    s = before_the_last_turn()
     s.feed("3 0 DRAW")
     s.feed("3 0 PLAY B5")  # seat 1 (next after 0) has nothing left: the last discard
     assert s.legal_actions == ()  # no pung now
+    s = before_the_last_turn()
+    s.feed("3 0 DRAW")
     s.feed("3 0 PLAY T9")
     assert kinds(s.legal_actions) == ["win", "pass"]  # 海底捞月 8 makes the small hand a win
     context = s.win_context(int(t("T9")), self_drawn=False)
     assert context.last_tile and not context.self_drawn
-    s.feed("3 3 PLAY T9")  # seat 3's discard: seat 0 still has tiles
-    assert s.legal_actions == ()
 
 
 def test_the_last_draw_counts_miaoshou() -> None:
     s = seat_after(f"1 0 0 0 0 {CHEAP}", seat=2)
-    empty_segment(s, 3)
+    spend(s, 20, avoid="T9", kong=3)  # seat 3's segment is empty
+    s.feed("3 0 DRAW")
+    s.feed("3 0 PLAY F4")
+    s.feed("3 1 DRAW")
+    s.feed("3 1 PLAY F4")
     s.feed("2 T9")  # my draw while my next seat (3) has nothing left
     assert s.legal_actions[0] == WIN
     assert s.win_context(int(t("T9")), self_drawn=True).last_tile
@@ -326,12 +376,10 @@ def test_the_last_draw_counts_miaoshou() -> None:
 
 def test_a_kong_needs_a_tile_in_ones_own_segment() -> None:
     s = seat_after(f"1 0 0 0 0 {HAND}", seat=0)
-    for _ in range(20):
-        s.feed("2 F1")
-        s.feed("3 0 PLAY F1")
+    spend(s, 20, avoid="F2")
     s.feed("2 F2")
     assert s.segments[0] == 0
-    assert not any(a.kind is A.CONCEALED_KONG for a in s.legal_actions)
+    assert Action(A.CONCEALED_KONG, t("W1")) not in s.legal_actions  # four W1 held
 
 
 def test_concealed_kong_then_replacement_is_kong_flower() -> None:

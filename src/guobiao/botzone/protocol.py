@@ -438,6 +438,8 @@ class BotzoneSeat:
         self._prev: Request | None = None
         self._answer: Response | None = None  # my answer to the previous request
         self._legal: tuple[Action, ...] = ()
+        self._draws = 0  # tiles drawn from the wall since the deal (flowers included)
+        self._seen_flowers: set[Tile] = set()
 
     # -- reading ------------------------------------------------------------------------------
     @property
@@ -532,7 +534,10 @@ class BotzoneSeat:
 
     def feed(self, request: Request | str) -> None:
         """Apply the next request; a request that cannot follow the state raises ProtocolError
-        (the tracker is then not to be used further)."""
+        (the tracker is then not to be used further): out of turn (a draw when another seat
+        draws, a play by a seat that has not drawn), a fifth copy of a tile, a tile or a pung I do
+        not hold, a fifth meld, a draw from an empty wall, a flower shown twice, or an action of
+        mine other than my answer (when :meth:`respond` gave it)."""
         req = parse_request(request) if isinstance(request, str) else request
         try:
             self._apply(req)
@@ -560,62 +565,175 @@ class BotzoneSeat:
         if isinstance(req, DealRequest):
             if self.turn != 1:
                 raise ProtocolError("the deal comes only second")
-            for t in req.hand:
-                self._counts[t] += 1
-            self._flowers = list(req.flower_counts)
-            start = sum(req.flower_counts[:me])
-            self._my_flowers = list(req.flowers[start : start + req.flower_counts[me]])
-            if req.flowers:
-                self._classic = True
-            self._classic_left = 144 - 52 - len(req.flowers)
+            self._deal(req, me)
             return
         if self.turn < 2:
             raise ProtocolError("the deal ('1 ...') comes before any play")
+        self._check_answer(req, me)
         if isinstance(req, DrawRequest):
+            self._check_turn(me, draw=True)
             self._take_from_wall(me)
             self._counts[req.tile] += 1
             self._phase, self._current, self._drawn = Phase.ACT, me, int(req.tile)
             self._replacement, self._next_replacement = self._next_replacement, False
-            self._legal = self._act_actions()
-            return
-        self._drawn = None
+        else:
+            self._drawn = None
         if isinstance(req, FlowerEvent):
+            self._check_turn(req.player, draw=True)
+            if req.tile in self._seen_flowers:
+                raise ProtocolError(f"{req.tile} was shown already: each flower is a single tile")
+            self._seen_flowers.add(req.tile)
             self._classic = True
             self._take_from_wall(req.player)
             self._flowers[req.player] += 1
             if req.player == me:
                 self._my_flowers.append(req.tile)
                 self._next_replacement = False  # a flower replacement is no kong replacement
-            return
-        if isinstance(req, DrawEvent):
+        elif isinstance(req, DrawEvent):
+            if req.player == me:
+                raise ProtocolError(f"my own draw comes as '2 T', never as '3 {me} DRAW'")
+            self._check_turn(req.player, draw=True)
             self._take_from_wall(req.player)
             self._phase, self._current = Phase.ACT, req.player
-            return
-        if isinstance(req, PlayEvent):
+        elif isinstance(req, PlayEvent):
+            if req.player == me and self._counts[req.tile] <= 0:
+                raise ProtocolError(f"I do not hold {req.tile}")
+            self._check_turn(req.player, draw=False)
             self._discard(req.player, int(req.tile))
-            return
-        if isinstance(req, PengEvent | ChiEvent):
-            claimer, discarder, tile = req.player, self._discarder(req), self._claimable
-            assert tile is not None
-            if isinstance(req, PengEvent):
-                claim = Action(ActionKind.PUNG, TILES[tile])
-            else:
-                low = int(req.middle) - 1
-                if claimer != (discarder + 1) % 4:
-                    raise ProtocolError("a chow is made only on the previous seat's discard")
-                if not low <= tile <= low + 2 or TILES[low].suit != TILES[tile].suit:
-                    raise ProtocolError(f"{req.middle} is not the middle of a chow with {tile}")
-                claim = Action(ActionKind.CHOW, TILES[low])
-            self._rivers[discarder].pop()
-            counts = self._counts if claimer == me else None
-            self._melds[claimer].append(self._claim_meld(claim, claimer, discarder, tile, counts))
-            self._discard(claimer, int(req.discard))
-            return
-        if isinstance(req, GangEvent):
+        elif isinstance(req, PengEvent | ChiEvent):
+            self._claim(req, me)
+        elif isinstance(req, GangEvent):
             self._gang(req.player)
-            return
-        self._bugang(req.player, int(req.tile))
+        elif isinstance(req, BugangEvent):
+            self._bugang(req.player, int(req.tile))
+        self._check_counts(me)
+        self._legal = self._legal_now(req, me)
 
+    def _deal(self, req: DealRequest, me: int) -> None:
+        if len(set(req.flowers)) != len(req.flowers):
+            raise ProtocolError("a flower is listed twice: each flower is a single tile")
+        for t in req.hand:
+            self._counts[t] += 1
+        self._check_counts(me)
+        self._flowers = list(req.flower_counts)
+        self._seen_flowers = set(req.flowers)
+        start = sum(req.flower_counts[:me])
+        self._my_flowers = list(req.flowers[start : start + req.flower_counts[me]])
+        if req.flowers:
+            self._classic = True
+        self._classic_left = 144 - 52 - len(req.flowers)
+
+    def _legal_now(self, req: Request, me: int) -> tuple[Action, ...]:
+        """My choices after ``req`` (applied): after my draw, after another seat's discard, or
+        on another seat's added kong (robbing it)."""
+        if isinstance(req, DrawRequest):
+            return self._act_actions()
+        tile = self._claimable
+        if tile is None or getattr(req, "player", me) == me:
+            return ()
+        if isinstance(req, _DISCARD_EVENTS):
+            return self._respond_actions(req.player, tile)
+        if isinstance(req, BugangEvent) and self._can_win(tile, self_drawn=False, robbing=True):
+            return (WIN, PASS)
+        return ()
+
+    # -- what may come next -------------------------------------------------------------------
+    def _next(self) -> tuple[int | None, int | None, int | None]:
+        """After the last request: (the seat that draws next, the seat that must play or kong
+        after its draw, the seat whose discard others may claim); None where there is none."""
+        prev = self._prev
+        if isinstance(prev, DealRequest):
+            return 0, None, None
+        if isinstance(prev, DrawRequest | DrawEvent):
+            return None, _player(prev, self._me()), None
+        if isinstance(prev, FlowerEvent | GangEvent | BugangEvent):
+            return prev.player, None, None  # its next tile (a replacement after a kong)
+        if isinstance(prev, _DISCARD_EVENTS):
+            return (prev.player + 1) % 4, None, prev.player
+        return None, None, None
+
+    def _expected(self) -> str:
+        me = self._me()
+        drawer, actor, discarder = self._next()
+
+        def whose(seat: int) -> str:
+            return "my" if seat == me else f"seat {seat}'s"
+
+        if actor is not None:
+            return f"{whose(actor)} discard, kong or added kong after the draw"
+        ways = []
+        if discarder is not None:
+            ways.append(f"a claim of {whose(discarder)} discard by another seat")
+        if drawer is not None:
+            ways.append(f"{whose(drawer)} draw")
+        return " or ".join(ways) or "nothing"
+
+    def _check_turn(self, seat: int, *, draw: bool) -> None:
+        """``seat`` draws (``draw``) or plays after its draw now, else ProtocolError."""
+        drawer, actor, _ = self._next()
+        if (drawer if draw else actor) != seat:
+            raise ProtocolError(f"out of turn: next comes {self._expected()}")
+
+    def _check_answer(self, req: Request, me: int) -> None:
+        """A request after my answer to the one before (when :meth:`respond` gave it) carries
+        it out: my action is the one I answered; after my HU nothing comes; after my claim
+        (granted, beaten by another seat's claim, or ending the hand) no seat simply draws."""
+        answer = self._answer
+        if answer is None:
+            return
+        if answer.verb == "HU":
+            raise ProtocolError("my answer was HU: the hand ended with it")
+        if getattr(req, "player", None) == me and isinstance(
+            req, PlayEvent | PengEvent | ChiEvent | GangEvent | BugangEvent
+        ):
+            if isinstance(req, GangEvent):
+                concealed = self._next()[1] == me  # after my draw; else of a discard
+                ok = answer.verb == "GANG" and bool(answer.tiles) == concealed
+                said = "GANG T" if concealed else "GANG"
+            else:
+                said = str(_ANSWER_OF[type(req)](req))
+                ok = str(answer) == said
+            if not ok:
+                raise ProtocolError(f"my answer was {answer}, not {said}")
+        elif isinstance(req, DrawRequest | DrawEvent | FlowerEvent) and (
+            answer.verb in ("PENG", "CHI") or (answer.verb == "GANG" and not answer.tiles)
+        ):
+            raise ProtocolError(
+                f"my answer was {answer}: a claim is granted, beaten by another seat's claim "
+                "or ends the hand, and no seat simply draws after it"
+            )
+
+    def _check_counts(self, me: int) -> None:
+        """No tile more than four times in my hand, the discards and the melds; and for the
+        other seats' concealed kongs (their tiles face down) as many kinds none of which I see."""
+        known = list(self._counts)
+        for river in self._rivers:
+            for t in river:
+                known[t] += 1
+        for melds in self._melds:  # mine include my concealed kongs; the others' never do
+            for meld in melds:
+                for t in meld.tiles:
+                    known[t] += 1
+        for t in range(34):
+            if known[t] > 4:
+                raise ProtocolError(
+                    f"{TILES[t]} would be seen {known[t]} times (my hand, the discards and the "
+                    "melds): there are four of each tile"
+                )
+        hidden = sum(n for s, n in enumerate(self._hidden_kongs) if s != me)
+        if hidden > sum(1 for n in known if n == 0):
+            raise ProtocolError(
+                f"the other seats' {hidden} concealed kongs need as many kinds of tile none of "
+                "which I see"
+            )
+
+    def _check_melds(self, seat: int) -> None:
+        me = self._me()
+        held = len(self._melds[seat]) + (self._hidden_kongs[seat] if seat != me else 0)
+        if held >= 4:
+            raise ProtocolError(f"seat {seat} has four melds already: a hand has no fifth")
+
+    # -- the requests -------------------------------------------------------------------------
     def _discarder(self, req: Request) -> int:
         """The seat whose discard ``req`` claims (it must follow a discard by another seat)."""
         prev = self._prev
@@ -625,6 +743,30 @@ class BotzoneSeat:
         if prev.player == player:
             raise ProtocolError("a seat cannot claim its own discard")
         return prev.player
+
+    def _claim(self, req: PengEvent | ChiEvent, me: int) -> None:
+        claimer, discarder, tile = req.player, self._discarder(req), self._claimable
+        assert tile is not None
+        if isinstance(req, PengEvent):
+            claim = Action(ActionKind.PUNG, TILES[tile])
+        else:
+            low = int(req.middle) - 1
+            if claimer != (discarder + 1) % 4:
+                raise ProtocolError("a chow is made only on the previous seat's discard")
+            if not low <= tile <= low + 2 or TILES[low].suit != TILES[tile].suit:
+                raise ProtocolError(f"{req.middle} is not the middle of a chow with {TILES[tile]}")
+            claim = Action(ActionKind.CHOW, TILES[low])
+        self._check_melds(claimer)
+        counts = None
+        if claimer == me:  # the meld's tiles and then the discard, from my hand
+            counts = list(self._counts)
+            self._claim_meld(claim, claimer, discarder, tile, counts)
+            if counts[req.discard] <= 0:
+                raise ProtocolError(f"I do not hold {req.discard}")
+            counts = self._counts
+        self._rivers[discarder].pop()
+        self._melds[claimer].append(self._claim_meld(claim, claimer, discarder, tile, counts))
+        self._discard(claimer, int(req.discard))
 
     def _claim_meld(
         self, claim: Action, claimer: int, discarder: int, tile: int, counts: list[int] | None
@@ -648,6 +790,13 @@ class BotzoneSeat:
         return meld
 
     def _take_from_wall(self, seat: int) -> None:
+        # The whole wall bounds the draws: 84 after the deal (a seat drawing past its own
+        # segment is not refused: the 1998 engine's shared wall is tracked too), or the shared
+        # wall of the classic game.
+        left = self._classic_left if self._classic else 4 * (SEGMENT - 13) - self._draws
+        if left <= 0:
+            raise ProtocolError("the wall is empty: no tile is left to draw")
+        self._draws += 1
         self._segments[seat] = max(0, self._segments[seat] - 1)
         self._classic_left = max(0, self._classic_left - 1)
 
@@ -660,25 +809,26 @@ class BotzoneSeat:
         self._rivers[seat].append(tile)
         self._claimable = tile
         self._phase, self._current = Phase.RESPOND, seat
-        if seat != me:
-            self._legal = self._respond_actions(seat, tile)
 
     def _gang(self, player: int) -> None:
         me = self._me()
-        prev = self._prev
-        if isinstance(prev, _DISCARD_EVENTS) and prev.player != player:
-            discarder, tile = prev.player, self._claimable
+        _, actor, discarder = self._next()
+        if discarder is not None and discarder != player:  # a kong of the discard
+            tile = self._claimable
             assert tile is not None
-            self._rivers[discarder].pop()
-            counts = self._counts if player == me else None
+            self._check_melds(player)
             claim = Action(ActionKind.KONG, TILES[tile])
-            self._melds[player].append(self._claim_meld(claim, player, discarder, tile, counts))
-        elif isinstance(prev, DrawRequest | DrawEvent) and _player(prev, me) == player:
-            self._hidden_kongs[player] += 1
+            counts = self._counts if player == me else None
+            meld = self._claim_meld(claim, player, discarder, tile, counts)
+            self._rivers[discarder].pop()
+            self._melds[player].append(meld)
+        elif actor == player:  # a concealed kong after its draw (others: the tile face down)
+            self._check_melds(player)
             if player == me:
                 tile = self._concealed_kong_tile()
                 self._counts[tile] -= 4
                 self._melds[me].append(Meld(MeldKind.CONCEALED_KONG, TILES[tile]))
+            self._hidden_kongs[player] += 1
         else:
             raise ProtocolError("GANG must follow a discard by another seat or one's own draw")
         if player == me:
@@ -705,16 +855,15 @@ class BotzoneSeat:
         )
         if at is None:
             raise ProtocolError(f"seat {player} has no pung of {TILES[tile]} to add to")
+        if player == me and self._counts[tile] <= 0:
+            raise ProtocolError(f"I do not hold {TILES[tile]}")
+        self._check_turn(player, draw=False)
         melds[at] = Meld(MeldKind.KONG, TILES[tile], melds[at].offered_by)
         if player == me:
-            if self._counts[tile] <= 0:
-                raise ProtocolError(f"I do not hold {TILES[tile]}")
             self._counts[tile] -= 1
             self._next_replacement = True
         self._claimable = tile
         self._phase, self._current = Phase.ROB, player
-        if player != me and self._can_win(tile, self_drawn=False, robbing=True):
-            self._legal = (WIN, PASS)
 
     # -- the rules ----------------------------------------------------------------------------
     def _is_last(self, seat: int) -> bool:
@@ -815,6 +964,15 @@ class BotzoneSeat:
 
 def _player(req: DrawRequest | DrawEvent, me: int) -> int:
     return me if isinstance(req, DrawRequest) else req.player
+
+
+_ANSWER_OF: Final = {
+    PlayEvent: lambda r: Response("PLAY", (r.tile,)),
+    PengEvent: lambda r: Response("PENG", (r.discard,)),
+    ChiEvent: lambda r: Response("CHI", (r.middle, r.discard)),
+    BugangEvent: lambda r: Response("BUGANG", (r.tile,)),
+}
+"""My answer that a request of my own action carries out (GANG: see ``_check_answer``)."""
 
 
 # ---------------------------------------------------------------------------------------------

@@ -247,6 +247,13 @@ def fan(
                 f"no winning tile: HAND has {full} standing tiles and no '+'; write the winning "
                 "tile last, after '+' (e.g. 'W1W1W1W2W3W4W5W6W7W8W9W9W9 +W5')"
             )
+        if len(parsed.concealed) != full - 1 and len(parsed.melds) <= 4:
+            # adding '+TILE' would not make it a hand: say what is wrong, its size
+            refuse(
+                f"no winning tile, and HAND has {len(parsed.concealed)} standing tiles: with "
+                f"{melds_text(len(parsed.melds))} a hand holds {full - 1}, then the winning tile "
+                "after '+' (e.g. 'W1W1W1W2W3W4W5W6W7W8W9W9W9 +W5')"
+            )
         refuse("no winning tile: end HAND with '+TILE' (e.g. '+W5') or pass --win")
     if parsed.win_tile is None and len(parsed.concealed) == full:
         refuse(

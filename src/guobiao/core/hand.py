@@ -190,7 +190,15 @@ def _add_flower(flowers: list[Tile], tile: Tile, at: int) -> None:
 
 
 def parse_hand(text: str) -> Hand:
-    """Read a hand in the grammar of this module; errors name the offending text and position."""
+    """Read a hand in the grammar of this module; errors name the offending text and position.
+
+    Any number of tiles is read, as :func:`format_hand` writes any :class:`Hand` (a part of a
+    hand, the tiles of a meld alone): ``parse_hand(format_hand(h)) == h`` for every hand. What
+    needs a whole hand checks its size and names it in a ``ValueError``: ``calculate``
+    (``InvalidHandError``: 13 standing tiles before the winning one, 3 fewer per meld),
+    ``shanten``, ``waits`` and ``useful_tiles`` (13 or 14, 3 fewer per meld), and the commands
+    that read a hand (``guobiao fan``, ``guobiao shanten``, ``guobiao tournament hand --tiles``).
+    """
     if not isinstance(text, str):
         raise TypeError(f"parse_hand takes a hand's text (a str), not {type(text).__name__}")
     concealed: list[Tile] = []

@@ -24,15 +24,19 @@ HTTP (JSON):
 
 WebSocket ``/ws/rooms/{id}?token=...``: a seat token plays that place; the watch token, the
 invite (private rooms) or no token (public rooms) watches. Messages: docs/web.md. Sockets are
-capped per room (``Limits.spectators``, ``seat_sockets`` per place) and per client address
-(``address_sockets``): over a cap the socket is closed with code 4429 and the reason.
+capped per room (``Limits.spectators``, ``seat_sockets`` per place), per client address
+(``address_sockets``; opened at ``socket_burst`` at once, then one per ``socket_every``, a wrong
+token's too) and in all (``max_sockets``): over a cap the socket is closed with code 4429 and the
+reason. What waits for a socket that reads nothing is bounded (``Conn.QUEUE`` messages,
+``Conn.QUEUE_CHARS`` characters).
 
 Rooms leave memory when their session is over or when no socket has been open to them for
 ``Limits.idle_close`` (``Lobby.sweep``, every 30 s at most); their hands stay in the database, and
 the read-only endpoints (the room, its hands, their replays) and a socket to it (how it ended) load
 a closed room from there, each client address rebuilding ``Limits.rebuild_burst`` at once, then one
 every ``rebuild_every`` s; answers about a closed room are kept (a private room's with its
-tokens). The client address is the socket peer, or ``X-Forwarded-For`` from a ``trusted_proxies`` address.
+tokens), and so is a finished hand's replay in a live room; replays are built (each replays its
+hand) at the same rate per address. The client address is the socket peer, or ``X-Forwarded-For`` from a ``trusted_proxies`` address.
 Every HTTP response carries ``SECURITY_HEADERS`` (CSP, no framing, nosniff, referrer policy).
 
 With a tournament database (``tournament_db``), the tournament pages and their API under ``/t/``
@@ -45,6 +49,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import gc
+import json
 import logging
 import os
 import secrets
@@ -211,24 +216,61 @@ def _validation_detail(exc: RequestValidationError) -> dict[str, Any]:
     return {"code": "bad_request", "message": "; ".join(problems), "params": {}}
 
 
+def frame_text(message: dict[str, Any]) -> str:
+    """A message as the text frame it goes out as: JSON as Starlette's ``send_json`` writes it,
+    but in ASCII (``\\ud800``) when it holds a character UTF-8 cannot carry (a lone surrogate
+    a client sent as ``"\\ud800"``, echoed in an error): a text frame is UTF-8, and such a
+    frame would fail in the socket's sender and silence the socket for good."""
+    text = json.dumps(message, ensure_ascii=False, separators=(",", ":"))
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        text = json.dumps(message, separators=(",", ":"))
+    return text
+
+
 class Conn:
-    """One client socket: its place (None: a spectator), its outgoing queue, its flood meter."""
+    """One client socket: its place (None: a spectator), its outgoing queue (the frames' text),
+    its flood meter."""
 
     QUEUE = 512
+    """Messages queued for a socket that reads nothing, at most ..."""
+    QUEUE_CHARS = 262_144
+    """... and characters (a state is a few kB): what a slow socket may hold of the server's
+    memory, whatever it does."""
 
     def __init__(self, ws: WebSocket, place: int | None) -> None:
         self.ws = ws
         self.place = place
-        self.queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue(self.QUEUE)
+        self.pending: deque[str] = deque()
+        self.pending_chars = 0
+        self.wakeup = asyncio.Event()
         self.recent: deque[float] = deque()
         self.warned_at = -1.0
 
     def send(self, message: dict[str, Any]) -> None:
-        """Queue a message; a client that reads nothing loses its oldest messages, not others'
-        time (states are whole snapshots, so the newest one is enough)."""
-        while self.queue.full():
-            self.queue.get_nowait()
-        self.queue.put_nowait(message)
+        """Queue a message (written now, as its frame's text); a client that reads nothing
+        loses its oldest messages past :attr:`QUEUE` messages or :attr:`QUEUE_CHARS`
+        characters, not others' time nor the server's memory (states are whole snapshots, so
+        the newest one is enough; the newest message always stays)."""
+        text = frame_text(message)
+        pending = self.pending
+        pending.append(text)
+        self.pending_chars += len(text)
+        while len(pending) > 1 and (
+            len(pending) > self.QUEUE or self.pending_chars > self.QUEUE_CHARS
+        ):
+            self.pending_chars -= len(pending.popleft())
+        self.wakeup.set()
+
+    async def next_frame(self) -> str:
+        """The oldest queued frame's text, once there is one."""
+        while not self.pending:
+            self.wakeup.clear()
+            await self.wakeup.wait()
+        text = self.pending.popleft()
+        self.pending_chars -= len(text)
+        return text
 
     def meter(self, now: float, rate: int) -> str:
         """``ok``, ``drop`` (over ``rate`` messages in the last second) or ``close`` (5x)."""
@@ -296,10 +338,14 @@ class Hub:
             limits.create_burst, limits.create_every, limits.tracked_addresses
         )
         self.addresses: dict[str, int] = {}  # open sockets by client address (none: no entry)
+        self.open_sockets = 0  # sockets to live rooms, all addresses together
         self.openings = RateLimiter(  # new sockets by client address
             limits.socket_burst, limits.socket_every, limits.tracked_addresses
         )
         self.rebuilds = RateLimiter(  # closed rooms rebuilt (their hands replayed) by address
+            limits.rebuild_burst, limits.rebuild_every, limits.tracked_addresses
+        )
+        self.replays_built = RateLimiter(  # hands' replays built (not kept yet) by address
             limits.rebuild_burst, limits.rebuild_every, limits.tracked_addresses
         )
         # a closed room's replays never change: kept as answered, the latest REPLAY_CACHE
@@ -412,14 +458,28 @@ class Hub:
             self.closed.popitem(last=False)
         return room
 
+    def too_fast(self, address: str) -> dict[str, Any] | None:
+        """A ``too_many`` error if ``address`` opens sockets faster than its token bucket
+        allows (each socket takes a token, whatever becomes of it), else None."""
+        if self.openings.allow(address, self.clock()):
+            return None
+        return _error(
+            "too_many",
+            "connections opened too fast from your address: wait a moment",
+            {"cap": "rate", "max": self.lobby.limits.socket_burst},
+        )
+
     def refusal(self, room: Room, place: int | None, address: str) -> dict[str, Any] | None:
         """Why a new socket is refused (a cap reached): a ``too_many`` error, or None."""
         limits = room.limits
-        if not self.openings.allow(address, self.clock()):
+        too_fast = self.too_fast(address)
+        if too_fast is not None:
+            return too_fast
+        if self.open_sockets >= limits.max_sockets:
             return _error(
                 "too_many",
-                "connections opened too fast from your address: wait a moment",
-                {"cap": "rate", "max": limits.socket_burst},
+                f"the server has as many connections as it takes ({limits.max_sockets})",
+                {"cap": "server", "max": limits.max_sockets},
             )
         if self.addresses.get(address, 0) >= limits.address_sockets:
             return _error(
@@ -483,11 +543,10 @@ class Hub:
         room = self.lobby.rooms.get(room_id)
         if room is None:
             await ws.accept()
-            if not self.openings.allow(address, self.clock()):
-                limit = self.lobby.limits.socket_burst
-                message = "connections opened too fast from your address: wait a moment"
-                await ws.send_json(_error("too_many", message, {"cap": "rate", "max": limit}))
-                await ws.close(4429, message)
+            too_fast = self.too_fast(address)
+            if too_fast is not None:
+                await ws.send_json(too_fast)
+                await ws.close(4429, too_fast["message"])
                 return
             try:  # a closed room read from the store is rebuilt: bounded by address, as replays
                 closed = await self.find(room_id, address)
@@ -512,7 +571,10 @@ class Hub:
         place = room.place_of_token(token) if token else None
         refused: dict[str, Any] | None = None
         if place is None and not room.may_watch(token):
-            refused = _error("bad_token", "this token opens no seat in this room")
+            # a wrong token costs a socket too: guessing tokens is no faster than opening them
+            refused = self.too_fast(address) or _error(
+                "bad_token", "this token opens no seat in this room"
+            )
         else:
             refused = self.refusal(room, place, address)
         if refused is not None:
@@ -528,6 +590,7 @@ class Hub:
         conn.send(_welcome(room, place))
         self.conns.setdefault(room.id, set()).add(conn)
         self.addresses[address] = self.addresses.get(address, 0) + 1
+        self.open_sockets += 1
         room.connect(place)
         sender: asyncio.Task[None] | None = None
         try:
@@ -547,6 +610,7 @@ class Hub:
             conns.discard(conn)
             if not conns:
                 self.conns.pop(room.id, None)
+            self.open_sockets -= 1
             left = self.addresses.get(address, 1) - 1
             if left > 0:
                 self.addresses[address] = left
@@ -628,7 +692,7 @@ class Hub:
     async def _sender(self, conn: Conn) -> None:
         with contextlib.suppress(Exception):
             while True:
-                await conn.ws.send_json(await conn.queue.get())
+                await conn.ws.send_text(await conn.next_frame())
 
 
 def _refuse(err: RoomError) -> HTTPException:
@@ -889,10 +953,12 @@ def create_app(
         return answer
 
     def answered(room: Room, key: int, answer: Callable[[], dict[str, Any]]) -> dict[str, Any]:
-        """``answer()``, kept once the room is closed (it never changes again), with the tokens
-        that may read it when the room is private: the latest ``REPLAY_CACHE`` answers."""
+        """``answer()``, kept once it never changes again (a finished hand's replay, ``key`` >=
+        0, even in a live room; anything once the room is closed), with the tokens that may read
+        it when the room is private (they never change once it started): the latest
+        ``REPLAY_CACHE`` answers."""
         result = answer()
-        if room.id not in lobby.rooms:
+        if key >= 0 or room.id not in lobby.rooms:
             hub.replays[(room.id, key)] = (result, room.replay_tokens() if room.private else None)
             while len(hub.replays) > REPLAY_CACHE:
                 hub.replays.popitem(last=False)
@@ -929,6 +995,10 @@ def create_app(
             return kept
         try:
             room = await replayable(room_id, token, request)
+            # a replay is built by replaying the hand (a few ms on the event loop): each
+            # address may have ``rebuild_burst`` built at once, then one per ``rebuild_every``
+            if not hub.replays_built.allow(address_of(request), hub.clock()):
+                raise RoomError("slow_down", "too many replays asked from your address: wait")
             return answered(room, number, lambda: room.replay(number))
         except RoomError as err:
             raise _refuse(err) from None

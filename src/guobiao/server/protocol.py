@@ -103,6 +103,18 @@ def parse_client_message(text: str) -> ClientMessage:
         action = Action.parse(text_action)
     except ValueError as err:
         raise ProtocolError("bad_action", str(err), {"action": text_action[:50]}) from None
+    tile = action.tile
+    if tile is not None and (
+        tile.is_flower
+        or (action.kind is ActionKind.CHOW and not (tile.is_suited and tile.rank <= 7))
+    ):
+        # no action names a flower (they are shown and replaced), and a chow runs from a suited
+        # 1-7: such an action is no action at all (``chow H7`` has no three tiles to write)
+        raise ProtocolError(
+            "bad_action",
+            f"not an action of the game: {text_action[:50]!r}",
+            {"action": text_action[:50]},
+        )
     decision = data.get("decision")
     if decision is not None and (
         type(decision) is not int or not 0 <= decision < 2**53  # (a bool is not taken)

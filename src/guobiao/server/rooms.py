@@ -117,6 +117,7 @@ class Limits:
     spectators: int = 20  # spectator sockets per room
     seat_sockets: int = 3  # sockets per place (a second tab, a reconnection)
     address_sockets: int = 64  # sockets per client address, all rooms together
+    max_sockets: int = 4096  # sockets to live rooms, all addresses together
     tracked_addresses: int = 10_000  # client addresses the creation limit remembers (LRU)
 
 
