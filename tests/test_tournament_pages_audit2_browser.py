@@ -14,6 +14,7 @@ import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 import pytest
 
@@ -46,22 +47,26 @@ def shot(page: Any, name: str) -> None:
         page.screenshot(path=str(Path(SHOTS) / f"audit2-{name}.png"), full_page=True)
 
 
-def scores(site: dict[str, Any], table: int) -> dict[str, int] | None:
+def scores(site: dict[str, Any], table: int, tournament: str = T) -> dict[str, int] | None:
+    """Session 1's 局分 of ``table`` as the database holds them."""
     store = open_store(site["url"])
     try:
-        return store.table_scores(T, 1, table)
+        return store.table_scores(tournament, 1, table)
     finally:
         store.close()
 
 
-def log_in(browser: Any, site: dict[str, Any]) -> tuple[Any, list[str]]:
-    page, errors = open_page(browser, f"{site['base']}/t/{T}/referee", **PHONE)
+def log_in(
+    browser: Any, site: dict[str, Any], user: str = "li", tables: int = 4, tournament: str = T
+) -> tuple[Any, list[str]]:
+    """The referee page on a phone, logged in as ``user``, once it lists the ``tables``."""
+    page, errors = open_page(browser, f"{site['base']}/t/{quote(tournament)}/referee", **PHONE)
     page.wait_for_selector("#login-card:not([hidden])")
-    page.fill("input[name=username]", "li")
+    page.fill("input[name=username]", user)
     page.fill("input[name=password]", site["password"])
     page.click("#login button[type=submit]")
     page.wait_for_selector("#entry-card:not([hidden])")
-    wait_js(page, "document.querySelectorAll('#table option').length === 5")
+    wait_js(page, f"document.querySelectorAll('#table option').length === {tables + 1}")
     return page, errors
 
 

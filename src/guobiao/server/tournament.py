@@ -35,6 +35,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any
+from urllib.parse import quote
 
 from fastapi import APIRouter, HTTPException, Query, Request, Response
 from fastapi import Path as PathParam
@@ -103,7 +104,10 @@ class Watcher:
     def __init__(self, store: Store, check_interval: float = 1.0) -> None:
         self.store = store
         self.check_interval = check_interval
-        self.version = 1
+        # from the wall clock in milliseconds, not 1: a page that was open across a restart
+        # waits for a version above the one it last saw, and a new count from 1 stayed below it
+        # (the page showed nothing new until as many changes had been made again)
+        self.version = time.time_ns() // 1_000_000
         self._fingerprint: tuple[Any, ...] | None = None
         self._checked_at = -1e9
         self._lock = threading.Lock()
@@ -306,41 +310,26 @@ class _Reader:
             t = db.scalar(select(Tournament).where(Tournament.name == name))
             if t is None:
                 raise StoreError(f"no tournament {name!r}")
-            rows = db.execute(
-                select(TournamentSession.number, GameTable.id)
-                .join(GameTable)
-                .where(TournamentSession.tournament_id == t.id)
-            ).all()
-            entered = set(
-                db.scalars(
-                    select(SessionResult.table_id)
-                    .join(GameTable)
-                    .join(TournamentSession)
-                    .where(TournamentSession.tournament_id == t.id)
-                )
-            ) | set(
-                db.scalars(
-                    select(HandRecord.table_id)
-                    .join(GameTable)
-                    .join(TournamentSession)
-                    .where(TournamentSession.tournament_id == t.id)
-                )
-            )
-            seated = sorted({number for number, _ in rows})
-            done = {
-                number: all(tid in entered for n, tid in rows if n == number) for number in seated
-            }
-            current = next((n for n in seated if not done[n]), seated[-1] if seated else None)
-            has_teams = bool(t.teams)
-            return {
+            head = {
                 "name": t.name,
                 "sessions": t.sessions_planned,
                 "starting_points": t.starting_points,
-                "seated": seated,
-                "complete": [n for n in seated if done[n]],
-                "current": current,
-                "teams": has_teams,
             }
+            has_teams = bool(t.teams)
+        # a session is complete when every table is (its totals, all 16 hands, or the hands up
+        # to a marked end, ``TableStatus.state``): a table with hands of part of the session is
+        # still in play, and the current session (the projector's, the referee's) stays on it
+        states = self.store.table_status(name)
+        seated = sorted({x.session for x in states})
+        done = {n: all(x.state == "complete" for x in states if x.session == n) for n in seated}
+        current = next((n for n in seated if not done[n]), seated[-1] if seated else None)
+        return {
+            **head,
+            "seated": seated,
+            "complete": [n for n in seated if done[n]],
+            "current": current,
+            "teams": has_teams,
+        }
 
     def standings(self, name: str) -> dict[str, Any]:
         from guobiao.tournament.queries import read_info
@@ -435,10 +424,12 @@ class _Reader:
         }
 
     def seating(self, name: str, session: int) -> dict[str, Any]:
-        from guobiao.tournament.reports import session_seating
+        from guobiao.tournament.reports import session_byes, session_seating
 
         tables = []
-        for table in session_seating(self.store, name, session):
+        seated = session_seating(self.store, name, session)
+        status = {x.table: x for x in self.store.table_status(name, session)}
+        for table in seated:
             number = table.table
             names = [seat.name for seat in table.seats]
             scores = self.store.table_scores(name, session, number)
@@ -447,6 +438,9 @@ class _Reader:
                 {
                     "table": number,
                     "entered": scores is not None,
+                    # missing, partial (hands of part of the session) or complete
+                    "state": status[number].state,
+                    "hands": len(status[number].hands),
                     "source": source if scores is not None else None,
                     "deductions": {
                         WINDS[i]: loose.get(player, 0) for i, player in enumerate(names)
@@ -467,7 +461,11 @@ class _Reader:
                     ],
                 }
             )
-        return {"tournament": name, "session": session, "tables": tables}
+        byes = [
+            {"name": b.name, "number": b.number, "team": b.team}
+            for b in session_byes(self.store, name, session)
+        ]  # 轮空 (第十二条一): at no table
+        return {"tournament": name, "session": session, "tables": tables, "byes": byes}
 
     def _entry(self, name: str, session: int, table: int) -> tuple[str, dict[str, int]]:
         """How a table was entered ("totals" or "hands") and its session-level deductions by
@@ -619,7 +617,17 @@ def tournament_router(
 
         if not reader.exists(name):
             return _no_tournament()
-        body = read(lambda: score_sheet_html(store, name, session, table))
+        try:
+            body = score_sheet_html(store, name, session, table)
+        except StoreError:  # no such session or table (an old link): a page, not JSON
+            page = not_found_page(
+                f"第{session}局第{table}桌的记分表",
+                f"The score sheet of session {session} table {table}",
+                f"/t/{quote(name, safe='')}",
+                f"{name} 名次",
+                "standings",
+            )
+            return HTMLResponse(page, 404, headers=SECURITY_HEADERS)
         return _live_report(body, name)
 
     @router.get("/t/{name}/results", include_in_schema=False)

@@ -29,12 +29,12 @@ def read_info(store: Store, name: str) -> TournamentInfo:
     from sqlalchemy.orm import Session
 
     from guobiao.tournament.models import Player, Tournament
-    from guobiao.tournament.store import StoreError
+    from guobiao.tournament.store import no_tournament
 
     with Session(store.engine) as db:
         found = db.scalar(select(Tournament).where(Tournament.name == name))
         if found is None:
-            raise StoreError(f"no tournament {name!r}")
+            raise no_tournament(name, db.scalars(select(Tournament.name)))
         rows = db.scalars(
             select(Player).where(Player.tournament_id == found.id).order_by(Player.number)
         )
@@ -60,11 +60,11 @@ def read_seating(store: Store, name: str, session: int) -> list[tuple[int, tuple
     from sqlalchemy.orm import Session
 
     from guobiao.tournament.models import GameTable, Tournament, TournamentSession
-    from guobiao.tournament.store import StoreError
+    from guobiao.tournament.store import StoreError, no_tournament
 
     with Session(store.engine) as db:
         if db.scalar(select(Tournament.id).where(Tournament.name == name)) is None:
-            raise StoreError(f"no tournament {name!r}")
+            raise no_tournament(name, db.scalars(select(Tournament.name)))
         tables = db.scalars(
             select(GameTable)
             .join(TournamentSession)

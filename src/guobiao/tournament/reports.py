@@ -56,7 +56,7 @@ from guobiao.tournament.ranking import (
     team_ranking,
 )
 from guobiao.tournament.seating import Table as SeatingTable
-from guobiao.tournament.store import Store, StoreError
+from guobiao.tournament.store import Store, StoreError, no_tournament
 
 __all__ = [
     "CHROMIUM_CANDIDATES",
@@ -71,6 +71,8 @@ __all__ = [
     "SeatLine",
     "SeatedPlayer",
     "SeatedTable",
+    "SessionBye",
+    "byes_text",
     "find_chromium",
     "highlights",
     "highlights_html",
@@ -85,6 +87,7 @@ __all__ = [
     "seat_cards_html",
     "seat_mark",
     "seating_html",
+    "session_byes",
     "session_seating",
 ]
 
@@ -194,7 +197,7 @@ def _person(player: Player, replaces: Player | None = None) -> _Person:
 def _tournament(db: OrmSession, name: str) -> Tournament:
     found = db.scalar(select(Tournament).where(Tournament.name == name))
     if found is None:
-        raise StoreError(f"no tournament {name!r}")
+        raise no_tournament(name, db.scalars(select(Tournament.name)))
     return found
 
 
@@ -1117,6 +1120,51 @@ def session_seating(store: Store, tournament: str, session: int) -> list[SeatedT
         return out
 
 
+@dataclass(frozen=True, slots=True)
+class SessionBye:
+    """A player who sits out a session (轮空, 第十二条一): drawn with a bye."""
+
+    name: str
+    number: int
+    team: str | None
+
+
+def session_byes(store: Store, tournament: str, session: int) -> list[SessionBye]:
+    """The players with a bye in ``session`` (轮空, 第十二条一), by registration number: they
+    sit at no table, and a seating list that left them out would leave them looking for their
+    name. A bye taken up by a substitution (the player then plays for someone) is not one."""
+    with OrmSession(store.engine) as db:
+        t = _tournament(db, tournament)
+        row = db.scalar(
+            select(TournamentSession).where(
+                TournamentSession.tournament_id == t.id, TournamentSession.number == session
+            )
+        )
+        if row is None:
+            return []
+        seated = {seat.player_id for table in row.tables for seat in table.seats}
+        byes = [
+            absence.player
+            for absence in db.scalars(
+                select(SessionAbsence).where(
+                    SessionAbsence.session_id == row.id, SessionAbsence.kind == "bye"
+                )
+            )
+            if absence.player_id not in seated
+        ]
+        return [
+            SessionBye(p.name, p.number, p.team.name if p.team else None)
+            for p in sorted(byes, key=lambda p: p.number)
+        ]
+
+
+def byes_text(byes: Sequence[SessionBye]) -> str:
+    """``轮空 Bye: 12 Bam4, 19 Cra3`` for a seating list; "" with none."""
+    if not byes:
+        return ""
+    return f"{_zh('bye')} Bye: " + ", ".join(f"{b.number} {b.name}" for b in byes)
+
+
 def seat_mark(seat: SeatedPlayer) -> str:
     """What a seating list prints after a substitute's name: 陪打 (plays the seat, not ranked,
     第十二条三(二)) or 替补 (a team's substitute whose points count for the team), and whom they
@@ -1133,6 +1181,7 @@ def seating_html(store: Store, tournament: str, session: int) -> str:
     """The seating of a session (座位表) to print and post: one row per table, the players at
     E S W N of the first hand with their number and team; a 陪打 marked (第十二条三(二))."""
     tables = session_seating(store, tournament, session)
+    byes = session_byes(store, tournament, session)
     with OrmSession(store.engine) as db:
         name = _tournament(db, tournament).name
     out = [
@@ -1160,8 +1209,20 @@ def seating_html(store: Store, tournament: str, session: int) -> str:
                 + "</td>"
             )
         out.append("</tr>\n")
+    out.append("</tbody>\n</table></div>\n")
+    if byes:  # 轮空 (第十二条一): at no table, so listed, or they would look for their name
+        out.append(
+            f'<p class="byes" data-col="byes"><b>{_zh("bye")}</b> <span class="en">Bye</span>: '
+            + ", ".join(
+                f'<span data-player="{_e(b.name)}"><span class="no">{b.number}</span> '
+                f'<b class="pn">{_e(b.name)}</b>'
+                + (f' <span class="en">({_e(b.team)})</span>' if b.team else "")
+                + "</span>"
+                for b in byes
+            )
+            + "</p>\n"
+        )
     out.append(
-        "</tbody>\n</table></div>\n"
         f'<p class="legend">{"".join(WIND_ZH)}: the seat at hand 1 · {_label("seats_rotate", " ")}'
         f" (第五条九) · {_zh('stand_in')}: a substitute, plays the seat, the score counts for the"
         f" table, no place and no {_zh('standard_points')} (第十二条三(二))</p>\n"
@@ -1177,6 +1238,9 @@ def seating_html(store: Store, tournament: str, session: int) -> str:
         "table.seating .mark { font-size: 10.5pt; }\n"
         "table.seating td[data-kind=stand-in] { background: #f1f1f1; }\n"
         "p.sub { font-size: 13pt; }\n"
+        "p.byes { font-size: 14pt; }\n"
+        "p.byes .pn { font-size: 15pt; }\n"
+        "p.byes .no { color: #444; font-size: 11pt; }\n"
     )
     return _page(f"{name} — 座位表 session {session}", "".join(out), css=css)
 

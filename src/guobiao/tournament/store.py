@@ -21,6 +21,7 @@ entry has an empty ``old``; ``audit_trail`` reads them back located by session, 
 from __future__ import annotations
 
 import difflib
+import unicodedata
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
@@ -72,6 +73,8 @@ __all__ = [
     "ABSENT_POLICIES",
     "HIGHEST_PLAUSIBLE",
     "LOWEST_PLAUSIBLE",
+    "MAX_NAME",
+    "MAX_NUMBER",
     "MIGRATIONS",
     "AuditLine",
     "CheckInList",
@@ -88,8 +91,12 @@ __all__ = [
     "TournamentSettings",
     "WithdrawalLine",
     "alembic_config",
+    "folded",
     "implausible_totals",
+    "name_problem",
+    "no_tournament",
     "open_store",
+    "tournament_name_problem",
 ]
 
 MIGRATIONS = Path(__file__).with_name("migrations")
@@ -134,6 +141,73 @@ def no_player(tournament: str, name: str, players: Iterable[str]) -> StoreError:
     close = same or difflib.get_close_matches(name, known, n=1, cutoff=0.75)
     hint = f" (did you mean {close[0]!r}?)" if close else ""
     return StoreError(f"{tournament!r}: no player {name!r}{hint}")
+
+
+MAX_SCORE = 100_000
+"""The largest 局分 (either sign) or deduction a table's totals take, as the web page's: far
+beyond any session (a gain of 1500 is already about a self-drawn 24-point hand every hand,
+``HIGHEST_PLAUSIBLE``), so only a typo meets it; beyond the database's integer it failed there."""
+MAX_FAN = 1000
+"""The most fan points a win is entered with: the highest-scoring hands (大四喜 88, 字一色 64,
+四杠 88 and 四暗刻 64 together, and a few small fans) reach a little over 300."""
+MAX_NAME = 100
+"""The longest name of a tournament, a team or a player, in characters: a name is printed on
+sheets, cards and a phone's standings (the database column holds 200; PostgreSQL refuses more)."""
+MAX_NUMBER = 999_999_999
+"""The highest registration number (编号): nine digits, within the database's 32-bit integer
+(a larger one failed deep in the database: SQLite's overflow, PostgreSQL's out of range)."""
+
+
+def folded(name: str) -> str:
+    """A name as two names that differ only in case or spacing read alike (``Ann Lee``,
+    ``ann  lee``): nobody could tell them apart on a sheet."""
+    return " ".join(name.split()).casefold()
+
+
+def name_problem(name: str, what: str = "name") -> str | None:
+    """Why ``name`` cannot name a tournament, team or player (``what`` says which in the
+    message), or None: blank, longer than ``MAX_NAME`` characters, or holding a control
+    character (a line break or a tab splits a sheet's line and a CSV row; an escape code
+    rewrites the terminal)."""
+    if not name.strip():
+        return f"a {what} cannot be blank"
+    if len(name) > MAX_NAME:
+        return f"a {what} has at most {MAX_NAME} characters, not {len(name)}: {name[:30]!r}…"
+    bad = next((c for c in name if unicodedata.category(c) in ("Cc", "Zl", "Zp")), None)
+    if bad is not None:
+        return (
+            f"the {what} {name!r} holds a control character ({bad!r}): a line break, tab "
+            "or the like cannot be printed on a sheet"
+        )
+    return None
+
+
+def tournament_name_problem(name: str) -> str | None:
+    """Why ``name`` cannot name a new tournament (``guobiao tournament create``), or None: as
+    ``name_problem``, and a tournament's name is the last part of its web pages' addresses
+    (``/t/NAME``): a ``/`` would split it (its pages answered 404), and ``.`` or ``..`` would be
+    read as a folder. (``Store.create_tournament`` checks only ``name_problem``.)"""
+    problem = name_problem(name, "tournament name")
+    if problem is not None:
+        return problem
+    if "/" in name or "\\" in name:
+        return (
+            f"the tournament name {name!r} holds a slash: it is the last part of the web pages' "
+            "address (/t/NAME), which a slash would split; use another sign (-)"
+        )
+    if name.strip() in (".", ".."):
+        return f"the tournament name {name!r} would be read as a folder in the web address"
+    return None
+
+
+def no_tournament(name: str, known: Iterable[str]) -> StoreError:
+    """The refusal of a name no tournament has, with the one it most likely means (the same
+    letters in another case or spacing, or a close spelling)."""
+    names = list(known)
+    same = [t for t in names if folded(t) == folded(name)]
+    close = same or difflib.get_close_matches(name, names, n=1, cutoff=0.75)
+    hint = f" (did you mean {close[0]!r}?)" if close else ""
+    return StoreError(f"no tournament {name!r}{hint}")
 
 
 class HandError(StoreError):
@@ -474,7 +548,7 @@ class Store:
     def _tournament(db: OrmSession, name: str) -> Tournament:
         found = db.scalar(select(Tournament).where(Tournament.name == name))
         if found is None:
-            raise StoreError(f"no tournament {name!r}")
+            raise no_tournament(name, db.scalars(select(Tournament.name)))
         return found
 
     @staticmethod
@@ -538,6 +612,10 @@ class Store:
         readings = readings or Readings()
         if not name.strip():
             raise StoreError("a tournament needs a name")
+        name = name.strip()  # "Club night " would be a second tournament nobody can type
+        problem = name_problem(name, "tournament name")
+        if problem is not None:
+            raise StoreError(problem)
         if sessions < 1:
             raise StoreError(f"tournament {name!r}: at least one session, got {sessions}")
         if group_size is not None and (group_size < 4 or group_size % 4):
@@ -565,6 +643,12 @@ class Store:
         with self._write(f"create tournament {name!r}") as db:
             if db.scalar(select(Tournament.id).where(Tournament.name == name)) is not None:
                 raise StoreError(f"a tournament {name!r} already exists")
+            same = [t for t in db.scalars(select(Tournament.name)) if folded(t) == folded(name)]
+            if same:
+                raise StoreError(
+                    f"a tournament {same[0]!r} already exists ({name!r} differs from it only in "
+                    "case or spacing: nobody could tell the two apart)"
+                )
             row = Tournament(
                 name=name,
                 sessions_planned=sessions,
@@ -596,11 +680,24 @@ class Store:
             )
 
     def add_team(self, tournament: str, name: str, *, leader: str | None = None) -> None:
+        problem = name_problem(name, "team name")
+        if problem is not None:
+            raise StoreError(f"{tournament!r}: {problem}")
         with self._write(f"{tournament!r}: add team {name!r}") as db:
             t = self._tournament(db, tournament)
             exists = db.scalar(select(Team.id).where(Team.tournament_id == t.id, Team.name == name))
             if exists is not None:
                 raise StoreError(f"{tournament!r}: a team {name!r} already exists")
+            same = [
+                team
+                for team in db.scalars(select(Team.name).where(Team.tournament_id == t.id))
+                if folded(team) == folded(name)
+            ]
+            if same:
+                raise StoreError(
+                    f"{tournament!r}: a team {same[0]!r} already exists ({name!r} differs from "
+                    "it only in case or spacing)"
+                )
             db.add(Team(tournament_id=t.id, name=name, leader=leader))
 
     def add_players(self, tournament: str, rows: Iterable[PlayerRow | Mapping[str, object]]) -> int:
@@ -621,8 +718,33 @@ class Store:
                 row = raw if isinstance(raw, PlayerRow) else self._row(raw, line)
                 if not row.name.strip():
                     raise StoreError(f"{tournament!r}: player row {line} has no name")
+                problem = name_problem(row.name, "player's name")
+                if problem is not None:
+                    raise StoreError(f"{tournament!r}: player row {line}: {problem}")
+                if not 1 <= row.number <= MAX_NUMBER:
+                    raise StoreError(
+                        f"{tournament!r}: player row {line}: the number {row.number} of "
+                        f"{row.name!r} is not from 1 to {MAX_NUMBER}"
+                    )
+                for what, value, longest in (
+                    ("EMA number", row.ema_id, 20),
+                    ("country", row.country, 60),
+                    ("first name", row.first_name, MAX_NAME),
+                    ("last name", row.last_name, MAX_NAME),
+                ):
+                    if value and len(value) > longest:
+                        raise StoreError(
+                            f"{tournament!r}: player row {line}: the {what} of {row.name!r} has "
+                            f"at most {longest} characters, not {len(value)}"
+                        )
                 if row.name in known:
                     raise StoreError(f"{tournament!r}: a player {row.name!r} already exists")
+                same = [p for p in known if folded(p) == folded(row.name)]
+                if same:
+                    raise StoreError(
+                        f"{tournament!r}: a player {same[0]!r} already exists ({row.name!r} "
+                        "differs only in case or spacing)"
+                    )
                 if row.number in numbers:
                     raise StoreError(
                         f"{tournament!r}: number {row.number} of {row.name!r} is taken by "
@@ -1562,6 +1684,11 @@ class Store:
         dis = _seat(discarder, f"{where}: discarder")
         if win is not None and win == dis:
             raise StoreError(f"{where}: the winner {WINDS[win]} cannot be the discarder")
+        if win is not None and fan_points > MAX_FAN:
+            raise StoreError(
+                f"{where}: {fan_points} fan points: no hand scores more than {MAX_FAN} (the "
+                "highest reach a little over 300); check it for a typo"
+            )
         if win is not None and fan_points < MINIMUM_FAN:
             raise StoreError(
                 f"{where}: {fan_points} fan points is below the {MINIMUM_FAN}-point minimum: not "
@@ -2017,6 +2144,11 @@ class Store:
             raise StoreError(f"{where}: scores given for {unknown}, who are not seated here")
         if missing:
             raise StoreError(f"{where}: no score for {missing}")
+        for name, score in scores.items():
+            if abs(score) > MAX_SCORE:  # beyond any session: a typo (the database's int too)
+                raise StoreError(
+                    f"{where}: {name}'s 局分 {score} is beyond ±{MAX_SCORE}: check it for a typo"
+                )
 
     @staticmethod
     def _check_deductions(
@@ -2031,7 +2163,7 @@ class Store:
         for name, points in (deductions or {}).items():
             if name not in seated:
                 raise StoreError(f"{where}: a deduction for {name!r}, who is not seated here")
-            if points < 0 or (points == 0 and not zero):
+            if points < 0 or (points == 0 and not zero) or points > MAX_SCORE:
                 raise StoreError(f"{where}: a deduction of {points} from {name!r}")
             if points:
                 taken[name] = points

@@ -167,7 +167,21 @@ def create(
 ) -> None:
     """Create the tournament NAME. The readings (--substitute-table, --forfeit-points,
     --team-substitute, --bye-points) are printed under the score sheets and the results table
-    (docs/rules.md §19)."""
+    (docs/rules.md §19). NAME is also the web pages' address (/t/NAME): at most 100
+    characters, no slash, and not another tournament's name in another case.
+
+    \b
+    Examples:
+      guobiao tournament create "Spring Open" --sessions 5
+      guobiao tournament create club --sessions 7 --final-pairing swiss --group-size 16
+    Then: `players` (register), `draw` (seat every session), `seating` (post it).
+    """
+    from guobiao.tournament.store import tournament_name_problem
+
+    name = name.strip()  # as the store keeps it: "Club night " is "Club night"
+    problem = tournament_name_problem(name)
+    if problem is not None:
+        _fail(problem)
     if sessions < 1:
         _fail(f"--sessions must be at least 1, not {sessions}")
     if group_size is not None and (group_size < 4 or group_size % 4):
@@ -259,7 +273,7 @@ def _read_csv(path: Path) -> list[tuple[int, PlayerRow]]:
     """The rows of a players CSV with their line numbers; the first bad row stops it. ``name``
     may be left out (or blank) when ``first_name`` / ``last_name`` are given: it is then
     "first last"."""
-    from guobiao.tournament.store import PlayerRow
+    from guobiao.tournament.store import MAX_NUMBER, PlayerRow, name_problem
 
     try:
         text = path.read_text(encoding="utf-8-sig")
@@ -305,8 +319,14 @@ def _read_csv(path: Path) -> list[tuple[int, PlayerRow]]:
         sub_text = (raw.get("substitute") or "").strip().lower()
         if not number_text.isdigit() or int(number_text) < 1:
             _fail(f"{path}: line {line}: the number {number_text!r} is not a positive integer")
+        if int(number_text) > MAX_NUMBER:
+            _fail(f"{path}: line {line}: the number {number_text} is above {MAX_NUMBER}")
         if not name:
             _fail(f"{path}: line {line}: no name")
+        for what, value in (("player's name", name), ("team name", team)):
+            problem = name_problem(value, what) if value is not None else None
+            if problem is not None:
+                _fail(f"{path}: line {line}: {problem}")
         captain_text = (raw.get("captain") or "").strip().lower()
         if sub_text not in _YES + _NO:
             _fail(f"{path}: line {line}: substitute {sub_text!r} is not yes/no")
@@ -369,6 +389,14 @@ def players(name: str, file: Path, after_draw: bool, url: str) -> None:
     Once the seats are drawn, a player (not a team's substitute) is refused: the draw is made
     and nobody new is ever seated in it. --after-draw registers them anyway, with a warning;
     they can then play only as a substitute for someone absent (`substitute --by`), unranked.
+
+    \b
+    Example FILE (spell a team the same way on every line):
+      number,name,team,substitute,captain
+      1,Ann Lee,Red,no,yes
+      2,Bob,Red,no,
+      5,Sam,Red,yes,
+      9,王小明,,,
     """
     rows = _read_csv(file)
     with _store(url) as store:
@@ -390,7 +418,25 @@ def players(name: str, file: Path, after_draw: bool, url: str) -> None:
         # "ann  lee") would be two players that nobody can tell apart on a sheet
         folded = {_fold(player): player for player in names}
         listed: dict[str, int] = {}  # names earlier in this file, folded -> line
+        # a team spelt two ways ("Red", "red ") would be two teams, one of a single player
+        spelt = {_fold(v[1]): v[1] for v in info.players.values() if v[1] is not None}
+        spelt_on: dict[str, int] = {}  # the line of each spelling first met in this file
         for line, row in rows:
+            if row.team is not None:
+                first = spelt.setdefault(_fold(row.team), row.team)
+                spelt_on.setdefault(first, line)
+                if first != row.team:
+                    where = (
+                        f"line {spelt_on[first]}"
+                        if spelt_on[first] != line
+                        else "the team already registered"
+                    )
+                    _fail(
+                        f"{file}: line {line}: team {row.team!r} differs from {first!r} "
+                        f"({where}) only in case or spacing: spell a team the same way each "
+                        "time",
+                        1,
+                    )
             key = _fold(row.name)
             if key in listed:
                 _fail(f"{file}: line {line}: {row.name!r} is also on line {listed[key]}", 1)
@@ -537,7 +583,13 @@ def draw(
     Players who withdrew are not drawn. With a count not a multiple of 4 the fewest players sit
     out each session (轮空, 第十二条一): nobody twice before everyone once, and the byes spread
     over the teams as evenly as that allows; --fill-with-substitutes seats registered
-    substitutes in the free places instead.
+    substitutes in the free places instead. A draw is made once: register everyone first.
+
+    \b
+    Examples:
+      guobiao tournament draw club --seed 7
+      guobiao tournament draw club --fill-with-substitutes --substitute Sam
+      guobiao tournament draw club --session 7 --pairing swiss     # a final round
     """
     from guobiao.tournament.seating import (
         Schedule,
@@ -845,7 +897,14 @@ def totals(
     the starting points (2000) less any lateness deduction entered with `late`. A table entered
     twice is refused; --correct --who NAME replaces the totals (read the same way; the
     lateness deductions stay) and keeps the old ones in the audit trail. Totals that look like a
-    typo (a 局分 below 0 or above 2000) are entered with a warning on stderr.
+    typo (a 局分 below 0 or above 2000) are entered with a warning on stderr; beyond ±100000
+    they are refused.
+
+    \b
+    Examples:
+      guobiao tournament totals club --session 1 --table 3 620 480 510 390
+      guobiao tournament totals club --session 1 --table 3 480 620 510 390 --correct --who li --note swapped
+      guobiao tournament status club --session 1      # which tables are still missing
     """
     from guobiao.tournament.store import implausible_totals
 
@@ -924,6 +983,21 @@ def _standing_json(s: Standing, team: str | None, teams: bool) -> dict[str, Any]
     return out
 
 
+def _csv_value(key: str, value: Any) -> Any:
+    """A standings value as the CSV writes it: members space-separated, standard points as
+    decimals (``1/2`` → ``0.5``: a spreadsheet reads a fraction as a date, ``11/2`` the 2nd of
+    November), exact to two places (thirds rounded, as the EMA file's table points)."""
+    from fractions import Fraction
+
+    from guobiao.tournament.ema import decimal_points
+
+    if isinstance(value, list):
+        return " ".join(value)
+    if key in ("standard_points", "best_session") and isinstance(value, str):
+        return decimal_points(Fraction(value))
+    return value
+
+
 def _unranked_json(name: str, team: str | None, status: str, s: Standing | None) -> dict[str, Any]:
     """A registered player listed after the ranked ones, with no place: ``status`` is why
     (withdrawn, disqualified: ``Standing.withdrawn``; substitute, disqualified in session, did
@@ -978,10 +1052,19 @@ def standings(
     url: str,
 ) -> None:
     """The individual (or --teams) ranking by 第十一条: standard points, then match points,
-    best session, high sessions; ``3=`` marks a shared rank. Exports keep exact fractions
-    (``15/2``). Every registered player is listed: after the ranked ones, with no place, who
-    left the tournament and who is not ranked (did not play, a substitute only), each with why
-    (``status``; the terminal: ``—`` and the reason)."""
+    best session, high sessions; ``3=`` marks a shared rank. --json keeps exact fractions
+    (``15/2``); --csv writes decimals (``7.5``; thirds rounded to two places, ``2.33``), which a
+    spreadsheet reads as numbers (it read ``1/2`` as the 2nd of January). Every registered
+    player is listed: after the ranked ones, with no place, who left the tournament and who is
+    not ranked (did not play, a substitute only), each with why (``status``; the terminal:
+    ``—`` and the reason).
+
+    \b
+    Examples:
+      guobiao tournament standings club
+      guobiao tournament standings club --teams --csv teams.csv
+      guobiao tournament standings club --json standings.json --ema club-ema.csv
+    """
     from guobiao.tournament.ranking import individual_ranking, team_ranking, unplaced
 
     if csv_path is not None and json_path is not None:
@@ -1036,9 +1119,7 @@ def standings(
                     writer = csv.DictWriter(handle, fields)
                     writer.writeheader()
                     for row in rows:
-                        writer.writerow(
-                            {k: " ".join(v) if isinstance(v, list) else v for k, v in row.items()}
-                        )
+                        writer.writerow({k: _csv_value(k, v) for k, v in row.items()})
         except OSError as err:
             _fail(f"cannot write {target}: {err.strerror}")
     if ema_path is not None:

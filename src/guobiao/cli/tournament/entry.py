@@ -530,14 +530,23 @@ def late(
     The deduction leaves the table: its totals then sum to 2000 less it. A player is late once
     a session: a second `late` for them is refused; --correct --who NAME replaces the minutes
     recorded (audited).
+
+    \b
+    Examples:
+      guobiao tournament late club --session 2 --player Ann --minutes 7
+      guobiao tournament late club --session 2 --player Bob --minutes 20 --substitute Sam --who li
     """
     if correct and not (who and who.strip()):
         _fail("--correct needs --who (the name kept in the audit trail)")
     if correct and minutes > LATE_FINE_MINUTES:
         _fail(f"--correct replaces a deduction (up to {LATE_FINE_MINUTES} minutes late)")
+    from guobiao.tournament.store import no_player
+
     with _store(url) as store:
-        _info(store, name)
+        info = _info(store, name)
         seated = {p: n for n, seats in _seating(store, name, session) for p in seats}
+        if player not in info.players:  # "bam1": no such player, not one who is not seated
+            raise no_player(name, player, info.players)
         if player not in seated:
             _fail(f"{name!r}: {player!r} is not seated in session {session}", 1)
         if minutes > LATE_FINE_MINUTES:
@@ -615,6 +624,10 @@ def substitute(
     A substitute who would sit with a team-mate is refused, as the draw keeps team-mates
     apart (their score moves the team-mate's): choose one from another team, or pass
     --allow-team-mate to seat them anyway (a warning says with whom).
+
+    \b
+    Example (Sam, a substitute or a player with a bye, plays Ann's seat in session 3):
+      guobiao tournament substitute club --session 3 --player Ann --by Sam --who li --note ill
     """
     with _store(url) as store:
         team, mates = _team_mates(store, name, session, player, by)
@@ -1665,6 +1678,11 @@ def status(name: str, session: int | None, as_json: bool, url: str) -> None:
     with `finish` or `hands --ended`), with a summary line per session and for all.
 
     The standings rank a partial table as it stands and mark it (*).
+
+    \b
+    Examples:
+      guobiao tournament status club
+      guobiao tournament status club --session 2 --json
     """
     with _store(url) as store:
         info = _info(store, name)

@@ -77,7 +77,8 @@ def seating(
     url: str,
 ) -> None:
     """The tables of a session with the players at E S W N (the seats of the first hand); a
-    substitute who plays a seat and is not ranked is marked 陪打 (第十二条三(二)).
+    substitute who plays a seat and is not ranked is marked 陪打 (第十二条三(二)); the players
+    with a bye (轮空) follow the tables.
 
     \b
     Examples:
@@ -85,7 +86,7 @@ def seating(
       guobiao tournament seating club --session 1 --html seating1.html --csv seating1.csv
     """
     from guobiao.tournament.queries import read_info
-    from guobiao.tournament.reports import seating_html, session_seating
+    from guobiao.tournament.reports import byes_text, seating_html, session_byes, session_seating
 
     if html_path is not None and pdf_path is not None:
         _fail("give --html or --pdf, not both")
@@ -94,8 +95,11 @@ def seating(
         if not 1 <= session <= info.sessions:
             _fail(f"{name!r} has sessions 1-{info.sessions}, not {session}")
         tables = session_seating(store, name, session)
+        byes = session_byes(store, name, session)
         page = seating_html(store, name, session) if html_path or pdf_path else ""
     _print_seating(name, session, tables)
+    if byes:  # at no table (第十二条一): said, or they would look for their name
+        click.echo(byes_text(byes) + " (第十二条一)")
     if csv_path is not None:
         _write_seating_csv(csv_path, session, tables)
         click.echo(f"Wrote the seating of session {session} to {csv_path}.", err=True)

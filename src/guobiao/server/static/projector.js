@@ -34,12 +34,16 @@ function chunks(list, size) {
 function seatingPages(seating) {
   return chunks(seating.tables, Math.max(1, Math.floor(ROWS / 2))).map((tables, i, all) => ({
     title: `第${seating.session}${term("session", "zh")} 座位 Seating, ${term("session", "en").toLowerCase()} ${seating.session}` + (all.length > 1 ? ` (${i + 1}/${all.length})` : ""),
-    node: el("div", {class: "p-tables"}, tables.map((t) => el("div", {class: "p-table"},
+    node: [el("div", {class: "p-tables"}, tables.map((t) => el("div", {class: "p-table", "data-table": t.table},
       el("div", {class: "p-table-no"}, `${t.table}`),
       el("ol", {class: "p-seats"}, t.seats.map((s) => el("li", {},
         el("span", {class: "wind"}, WIND_LABELS[s.wind]), " ", s.name,
+        // a table still in play shows its scores so far with how far it is (5/16)
         s.score !== null && s.score !== undefined ? el("span", {class: "num"}, ` ${s.score}`) : null,
-        s.substitute ? " " : null, seatMark(s))))))),
+        s.substitute ? " " : null, seatMark(s))),
+        t.state === "partial" ? el("li", {class: "in-play"}, `进行中 in play ${partialText(t)}`) : null)))),
+    // who sits out: on every page of the seating (第十二条一)
+    byesLine(seating.byes)],
   }));
 }
 

@@ -9,6 +9,8 @@ let ME = null;       // {username, role, csrf}
 let SUMMARY = null;
 let TABLES = [];     // the seating of the chosen session
 let DIRTY = false;   // the referee is typing: live updates must not overwrite the form
+let CONFIRMING = null;  // a correction shown for confirmation: the values it would send
+let CLOCK = null;    // the last clock snapshot (a reset of a clock that has run asks first)
 const $ = (id) => document.getElementById(id);
 
 async function post(path, body) {
@@ -86,6 +88,7 @@ function setInvalid(input, bad) {
 
 function check(event) {
   if (event) DIRTY = true;
+  if (event) unconfirm();
   const t = currentTable();
   if (!t || !SUMMARY) { $("save").disabled = true; fill($("entry-invalid")); return false; }
   const inputs = [...document.querySelectorAll("input.score, input.deduction")];
@@ -115,13 +118,45 @@ function check(event) {
   return ok;
 }
 
+// A correction is sent only after its changes were shown (old → new, each seat): saving over an
+// entered table replaces what the sheet said, and a wrong table chosen would be lost unseen.
+function unconfirm() {
+  CONFIRMING = null;
+  fill($("entry-confirm"));
+  const t = currentTable();
+  $("save").textContent = t && t.entered ? "更正 Correct" : "保存 Save";
+}
+
+function entryValues() {
+  const scores = {};
+  const deductions = {};
+  document.querySelectorAll("input.score").forEach((i) => { scores[i.name.slice(6)] = numberOf(i); });
+  document.querySelectorAll("input.deduction").forEach((i) => { deductions[i.name.slice(10)] = numberOf(i); });
+  return {scores, deductions};
+}
+
+// The changes a correction makes, one line a changed number: "南 S Bam3: 局分 480 → 500".
+function changes(t, values) {
+  const out = [];
+  for (const s of t.seats) {
+    const score = values.scores[s.wind];
+    if (score !== s.score) out.push(`${WIND_LABELS[s.wind]} ${s.name}: ${term("session_score", "zh")} ${s.score ?? "—"} → ${score}`);
+    const before = t.deductions[s.wind] || 0;
+    const after = values.deductions[s.wind] || 0;
+    if (after !== before) out.push(`${WIND_LABELS[s.wind]} ${s.name}: ${term("deduction", "zh")} ${before} → ${after}`);
+  }
+  return out;
+}
+
 function showTable() {
   const t = currentTable();
   DIRTY = false;
   fill($("entry-error"));
+  unconfirm();
   if (!t) { fill($("entry-rows")); check(); return; }
+  const inPlay = t.state === "partial" ? ` · 进行中 in play: ${t.hands}/16 盘 hands` : "";
   $("table-state").textContent = t.entered
-    ? (t.source === "hands" ? "已按盘录入 Entered hand by hand" : "已录入 — 更正 Entered: saving corrects it (audit trail)")
+    ? (t.source === "hands" ? "已按盘录入 Entered hand by hand" + inPlay : "已录入 — 更正 Entered: saving corrects it (audit trail)")
     : "未录入 Not entered yet";
   $("save").textContent = t.entered ? "更正 Correct" : "保存 Save";
   fill($("entry-rows"), t.seats.flatMap((s) => [el("tr", {},
@@ -142,7 +177,9 @@ async function loadSession(keepTable) {
   const data = await api("GET", tApi(NAME, "seating", session));
   TABLES = data.tables;
   const before = $("table").value;
-  fill($("table"), TABLES.map((t) => el("option", {value: t.table}, `${t.table}${t.entered ? " ✓" : ""}`)));
+  // ✓ complete; a table entered hand by hand and still in play shows how far it is
+  const mark = (t) => (t.state === "partial" ? ` … ${partialText(t)}` : (t.state ? t.state === "complete" : t.entered) ? " ✓" : "");
+  fill($("table"), TABLES.map((t) => el("option", {value: t.table}, `${t.table}${mark(t)}`)));
   if (keepTable && TABLES.some((t) => String(t.table) === before)) {
     $("table").value = before;
     if (DIRTY) { check(); return; }  // keep what the referee is typing
@@ -201,10 +238,23 @@ $("entry").addEventListener("submit", async (e) => {
     return;
   }
   const t = currentTable();
-  const scores = {};
-  const deductions = {};
-  document.querySelectorAll("input.score").forEach((i) => { scores[i.name.slice(6)] = numberOf(i); });
-  document.querySelectorAll("input.deduction").forEach((i) => { deductions[i.name.slice(10)] = numberOf(i); });
+  const {scores, deductions} = entryValues();
+  if (t.entered) {
+    const key = JSON.stringify([t.table, scores, deductions]);
+    if (CONFIRMING !== key) {  // first press: show what changes, then ask again
+      const changed = changes(t, {scores, deductions});
+      if (!changed.length) {
+        $("entry-error").textContent = "无改动 Nothing changed: the table already has these scores.";
+        return;
+      }
+      CONFIRMING = key;
+      fill($("entry-confirm"), el("strong", {}, `更正第${t.table}${term("table", "zh")} Correct table ${t.table}:`),
+        el("ul", {}, changed.map((line) => el("li", {}, line))),
+        "再按一次确认 Press again to confirm; change a number to cancel.");
+      $("save").textContent = "确认更正 Confirm correction";
+      return;
+    }
+  }
   try {
     await post(tApi(NAME, "results"), {
       session: Number($("session").value), table: t.table, scores, deductions,
@@ -212,6 +262,7 @@ $("entry").addEventListener("submit", async (e) => {
     });
     $("entry-ok").textContent = `✓ ${t.entered ? "已更正 corrected" : "已保存 saved"}: 第${t.table}${term("table", "zh")} table ${t.table}`;
     $("note").value = "";
+    unconfirm();
     await loadSummary(false);  // on to the next table not yet entered
   } catch (err) {
     if (err.status === 401) { ME = null; showLoggedIn(); }
@@ -220,13 +271,35 @@ $("entry").addEventListener("submit", async (e) => {
 });
 
 const showClock = makeCountdown((clock, remaining) => {
+  CLOCK = {clock, remaining};
   $("clock-time").textContent = clockText(remaining);
   $("clock-state").textContent = remaining <= 0 ? "时间到 time is up" : clock.running ? "" : "暂停 paused";
   $("clock-time").classList.toggle("warn", remaining <= clock.warning);
 });
 
+let RESET_ASKED = null;  // when a reset of a clock that has run was asked to be confirmed
+
 async function clockAction(action) {
   fill($("clock-error"));
+  // a reset throws away the time counted: once the clock has run, the second press within
+  // 10 s resets it, the first says what would be lost
+  const ran = CLOCK && (CLOCK.clock.running || CLOCK.remaining < CLOCK.clock.duration - 1);
+  if (action === "reset" && ran && (RESET_ASKED === null || performance.now() - RESET_ASKED > 10000)) {
+    RESET_ASKED = performance.now();
+    fill($("clock-confirm"), `重置将丢弃剩余时间 ${clockText(CLOCK.remaining)}${CLOCK.clock.running ? "（正在计时）" : ""}：再按一次确认 ` +
+      `Reset throws away the ${clockText(CLOCK.remaining)} left${CLOCK.clock.running ? " (running)" : ""}: press Reset again to confirm.`);
+    $("clock-reset").textContent = "确认重置 Confirm reset";
+    const asked = RESET_ASKED;
+    setTimeout(() => {  // not confirmed in time: as before
+      if (RESET_ASKED !== asked) return;
+      fill($("clock-confirm"));
+      $("clock-reset").textContent = "重置 Reset";
+    }, 10000);
+    return;
+  }
+  RESET_ASKED = null;
+  fill($("clock-confirm"));
+  $("clock-reset").textContent = "重置 Reset";
   const body = {action};
   const session = Number($("clock-session").value);
   if (session) body.session = session;

@@ -30,7 +30,8 @@ function tApi(name, ...rest) {
 }
 
 // Call onChange(version, clock) whenever the tournament data or its clock changes: a long poll
-// of /api/t/{name}/changes (answered at once on a change, else after `wait` seconds).
+// of /api/t/{name}/changes (answered at once on a change, else after `wait` seconds). A version
+// that differs from the last one seen is a change, lower too (the server was restarted).
 function watchTournament(name, onChange, version = 0) {
   let since = version;
   let stopped = false;
@@ -40,7 +41,8 @@ function watchTournament(name, onChange, version = 0) {
         const res = await fetch(tApi(name, "changes") + `?since=${since}&wait=25`);
         if (!res.ok) throw new Error(String(res.status));
         const data = await res.json();
-        if (data.version > since) {
+        // any other version is news: one below `since` is a restarted server's count
+        if (data.version !== since) {
           since = data.version;
           await onChange(data.version, data.clock);
         }
@@ -85,6 +87,20 @@ function makeCountdown(render) {
 }
 
 const WIND_LABELS = Object.fromEntries(GLOSSARY_DATA.winds.map((w) => [GLOSSARY_DATA.terms[w].short, both(w, true)]));
+
+// 轮空 Bye: the players who sit out the session (第十二条一), at no table: listed below the tables,
+// or they would look for their name. null with none.
+function byesLine(byes, attrs = {}) {
+  if (!byes || !byes.length) return null;
+  return el("p", {class: "byes", "data-byes": byes.length, ...attrs},
+    el("strong", {}, `${term("bye", "zh")} Bye`), ": ",
+    byes.flatMap((b, i) => [i ? ", " : "", el("span", {class: "bye", "data-player": b.name}, b.name)]));
+}
+
+// A table still in play (hands of part of the session): "5/16".
+function partialText(t) {
+  return t.state === "partial" ? `${t.hands}/16` : "";
+}
 
 // The mark after a substitute's name wherever a table's seats are listed: 陪打 plays the seat and
 // takes no place and no standard points (第十二条三(二)); a team's 替补 whose points count for the

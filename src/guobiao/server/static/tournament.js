@@ -65,16 +65,20 @@ function teamRows(rows) {
     el("th", {}, both("members")), el("th", {class: "num"}, both("standard_points", true)), el("th", {class: "num"}, both("match_points", true)));
   const body = rows.map((r) => el("tr", {"data-team": r.name},
     el("td", {class: "rank", title: r.partial ? "部分成绩，未完成 partial results, not final" : null}, r.rank + (r.partial ? "*" : "")), el("td", {class: "name"}, r.name),
-    el("td", {class: "muted"}, r.members.join(", ")),
+    el("td", {class: "muted members"}, r.members.join(", ")),
     el("td", {class: "num strong"}, r.standard), el("td", {class: "num"}, r.match)));
   return [el("thead", {}, head), el("tbody", {}, body)];
 }
 
 function tableCard(session, t) {
-  return el("div", {class: "t-card" + (t.entered ? " entered" : ""), "data-table": t.table},
+  // complete: green; a table still in play (hands of part of the session) says how far it is
+  const complete = t.state ? t.state === "complete" : t.entered;
+  return el("div", {class: "t-card" + (complete ? " entered" : ""), "data-table": t.table, "data-state": t.state || null},
     el("div", {class: "t-card-head"},
       el("strong", {}, `第${t.table}${term("table", "zh")} ${term("table", "en")} ${t.table}`),
       el("a", {href: tUrl(NAME, "sheet", session, t.table)}, both("score_sheet"))),
+    t.state === "partial" ? el("span", {class: "in-play", title: "部分成绩，未完成 partial results, not final"},
+      `进行中 in play: ${partialText(t)} 盘 hands`) : null,
     el("table", {class: "seats"}, el("tbody", {}, t.seats.map((s) => el("tr", {},
       el("td", {class: "wind"}, WIND_LABELS[s.wind]),
       el("td", {class: "name"}, s.name, s.substitute ? " " : null, seatMark(s),
@@ -88,6 +92,7 @@ async function loadSeating() {
   if (!SESSION) { fill(box, el("p", {class: "muted"}, "还没有排座位 No session seated yet.")); return; }
   const data = await api("GET", tApi(NAME, "seating", SESSION));
   fill(box, data.tables.map((t) => tableCard(SESSION, t)));
+  fill(document.getElementById("byes"), byesLine(data.byes));
 }
 
 async function refresh() {
