@@ -590,9 +590,33 @@ function fitActions() {
   else box.style.setProperty("--tile-w", `${w}px`);
 }
 
+// The hint summary and the keys' legend beside the rest of the controls' row, or not at all: where
+// a claim's buttons left them no room they went onto a line of their own, under the countdown, and
+// made the row taller (中文 at 1280x720: 48 to 77 px, taken from the pond); each now gives way
+// until there is room again (the legend first).
+function fitKeys() {
+  const row = document.querySelector(".controls-row");
+  const parts = [$("hints"), $("keys")];
+  for (const part of parts) part.classList.remove("no-room");
+  const claim = $("actions").children.length > 0;  // the hints give way only to a claim's buttons
+  for (const part of [...parts].reverse()) {
+    if (!part.getClientRects().length) continue;  // hidden: the hints off; a touch screen's legend
+    if (part.id === "hints" && !claim) continue;
+    const r = part.getBoundingClientRect();
+    const others = [...row.children].filter((c) => c !== part && c.getClientRects().length);
+    if (others.some((c) => r.top >= c.getBoundingClientRect().bottom - 1)) part.classList.add("no-room");
+  }
+}
+// the row's parts change size with what they show (a claim's buttons, the hints): again
+const keysObserver = new ResizeObserver(() => { if (!$("table").hidden) fitKeys(); });
+for (const id of ["actions", "countdown"]) keysObserver.observe($(id));
+keysObserver.observe(document.querySelector(".controls-row"));
+
 function fitTiles() {
   if ($("table").hidden || !state || !state.view) return;
-  fitActions();
+  fitKeys();
+  fitActions();  // its tiles as large as the row has room for, the legend aside where it had none
+  fitKeys();
   const wide = innerWidth > innerHeight;
   // the hand, as large as fits: in one row with the melds beside it; or the melds above it;
   // or (a narrow phone) the melds above and the hand in two rows, so that tiles stay >= 36 px
@@ -604,7 +628,7 @@ function fitTiles() {
     const groups = mine.querySelectorAll(".melds.mine > *").length;
     const width = mine.clientWidth - 16;
     // upright, at most a fifteenth of the height: two rows of a small phone leave the pond room
-    const maxW = wide ? Math.min(80, innerHeight / 9.5) : Math.min(60, innerHeight / 15);
+    const maxW = wide ? Math.min(80, innerHeight / (innerHeight > 500 ? 11 : 9.5)) : Math.min(60, innerHeight / 15);
     const fits = (perRow, share) => width / (perRow + 0.5 + share) - 2;  // 0.5: the drawn tile's gap
     const meldRow = melds ? width / (melds * 0.6 + groups * 0.3) / 0.6 - 2 : maxW;  // melds alone
     let w = fits(n, melds ? melds * 0.7 + groups * 0.25 : 0), layout = "one-row";
@@ -625,9 +649,19 @@ function fitTiles() {
     const box = $("pos-" + pos);
     // wide: by the box's width; upright: the melds stand in a column (app.css), as wide as the
     // box lets the backs be; then smaller until the column fits the box's height
+    // over the box: what scrolls, and a tile out of it on any side (a centred row of flowers
+    // wider than the strip spills to the left too, which no scroll size shows)
+    const outside = () => {
+      if (box.scrollHeight > box.clientHeight + 1 || box.scrollWidth > box.clientWidth + 1) return true;
+      const b = box.getBoundingClientRect();
+      return [...box.querySelectorAll(".meld .tile, .flowers .tile")].some((t) => {
+        const r = t.getBoundingClientRect();
+        return r.left < b.left - 1 || r.right > b.right + 1 || r.bottom > b.bottom + 1;
+      });
+    };
     const fit = (w) => {
       setW(box, w);
-      while (w > 8 && (box.scrollHeight > box.clientHeight + 1 || box.scrollWidth > box.clientWidth + 1)) setW(box, --w);
+      while (w > 8 && outside()) setW(box, --w);
       return w;
     };
     box.classList.remove("open-rows");
@@ -651,6 +685,10 @@ function fitTiles() {
 }
 
 function poolCap() { return Math.min(50, Math.max(22, innerHeight / 22)); }  // 49 px on a 1080 px screen
+// A desktop's pools (the pond wider than high) grow to use its room, up to 40 px at 720 px high and
+// 60 at 1080 (poolCap's 32 left empty felt around them); fitPond sets how large all four are.
+function deskCap() { return Math.min(60, Math.max(22, innerHeight / 18)); }
+let pondCap = null;  // the tile width fitPond chose for every pool (a desktop's), else null
 
 // The pond's three rows (the top pool, the centre, your pool), in pixels: the pools' tiles as
 // large as the pond lets them be, every pool alike. Upright (a phone) the side pools stand in the
@@ -661,6 +699,7 @@ function poolCap() { return Math.min(50, Math.max(22, innerHeight / 22)); }  // 
 function fitPond() {
   const pond = $("pond");
   pond.style.gridTemplateColumns = "";  // the stylesheet's shares, to measure the side pools' room
+  pondCap = null;
   if (matchMedia("(max-height: 500px) and (orientation: landscape)").matches) {
     pond.style.gridTemplateRows = "";
   } else {
@@ -678,13 +717,13 @@ function fitPond() {
     const sideMost = Math.min(...[1, 3].map((pos) => (Math.min($("pool-" + pos).clientWidth, sideMax) - rows(pos)) / rows(pos)));
     // the centre's least height (its plates, the round and the wall; upright its container
     // queries make do with less) and the most it uses (its log's three lines, wrapped)
-    const [least, most] = upright ? [0, 0] : [font * 8, font * 12];
+    const [least, most] = upright ? [0, 0] : [font * 10, font * 12];
     const heights = (w) => {
       const top = tall(Math.min(w, topMost), rows(2)), bottom = tall(Math.min(w, topMost), rows(0));
       const mid = Math.max(least, upright ? tall(Math.min(w, sideMost), 6) : 0);
       return [top, mid, bottom];
     };
-    let lo = 4, hi = poolCap();
+    let lo = 4, hi = upright ? poolCap() : deskCap();
     const fits = (w) => heights(w).reduce((a, b) => a + b) <= height;
     if (fits(hi)) lo = hi;
     for (let i = 0; i < 20 && hi - lo > 0.05; i++) { const w = (lo + hi) / 2; if (fits(w)) lo = w; else hi = w; }
@@ -696,6 +735,8 @@ function fitPond() {
     // the rest: upright to every row, else to the top and bottom pools (their tiles at their cap)
     if (upright) { top += spare / 3; mid += spare / 3; bottom += spare / 3; } else { top += spare / 2; bottom += spare / 2; }
     pond.style.gridTemplateRows = [top, mid, bottom].map((h) => `minmax(0, ${h.toFixed(2)}fr)`).join(" ");
+    // a desktop's four pools alike: the side pools, which have more room, as large as the others
+    pondCap = upright ? null : Math.max(8, lo);
     // upright, the side pools' columns as wide as their rows of tiles (they had a third of the
     // pond, 15 px of it empty on each side at 360x640), the centre the rest: its text 12 px wide
     if (upright) {
@@ -731,7 +772,9 @@ function fitLog() {
   if (!box) return;
   box.replaceChildren(...log.map((line) => el("li", {}, line.msg ? logLine(line.msg) : line.text)));
   const mid = box.parentElement;
-  while (box.firstChild && mid.scrollHeight > mid.clientHeight + 1) box.firstChild.remove();
+  // (its box's bottom too: scrollHeight is rounded, and a line 1.4 px over the edge ran out of it)
+  const over = () => mid.scrollHeight > mid.clientHeight + 1 || box.getBoundingClientRect().bottom > mid.getBoundingClientRect().bottom + 0.5;
+  while (box.firstChild && over()) box.firstChild.remove();
 }
 
 // A pool: 6 tiles a row (the side seats' rows run up and down), 1 px apart, within its box.
@@ -739,7 +782,7 @@ function fitPool(box) {
   const rows = Number(box.dataset.rows) || 3;
   const side = box.classList.contains("d-left") || box.classList.contains("d-right");
   const [across, along] = side ? [box.clientHeight, box.clientWidth] : [box.clientWidth, box.clientHeight];
-  const cap = poolCap();
+  const cap = pondCap === null ? poolCap() : pondCap;
   const byRow = side ? (across - 6) / 6 * 0.75 : (across - 6) / 6;       // six along a row
   const byRows = side ? (along - rows) / rows : (along - rows) / rows * 0.75;  // the rows side by side
   setW(box, Math.min(cap, byRow, byRows) - 0.5);
