@@ -250,7 +250,8 @@ def fan(
         if len(parsed.concealed) != full - 1 and len(parsed.melds) <= 4:
             # adding '+TILE' would not make it a hand: say what is wrong, its size
             refuse(
-                f"no winning tile, and HAND has {len(parsed.concealed)} standing tiles: with "
+                f"no winning tile, and HAND has {len(parsed.concealed)} standing "
+                f"tile{'' if len(parsed.concealed) == 1 else 's'}: with "
                 f"{melds_text(len(parsed.melds))} a hand holds {full - 1}, then the winning tile "
                 "after '+' (e.g. 'W1W1W1W2W3W4W5W6W7W8W9W9W9 +W5')"
             )
@@ -426,7 +427,10 @@ def shanten(hand: str, visible: str, as_json: bool) -> None:
         items = out.get("waits", out.get("useful", []))
         listed = ", ".join(f"{i['tile']} ({i['live']} left)" for i in items)
         total_live = sum(i["live"] for i in items)
-        console.print(f"{label}: {listed or 'none'}" + (f"  [{total_live} tiles]" if items else ""))
+        console.print(
+            f"{label}: {listed or 'none'}"
+            + (f"  [{total_live} tile{'' if total_live == 1 else 's'}]" if items else "")
+        )
         return
     from rich.table import Table
 

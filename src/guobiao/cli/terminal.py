@@ -598,7 +598,7 @@ class TerminalPlayer:
         tiles = ", ".join(_label(o.tile, self.style) for o in best[:4])
         return Text(
             f"Hint: {_shanten_words(now, self.ascii_only)}; discard {tiles} "
-            f"({best[0].live} tiles improve)",
+            f"({best[0].live} tile{' improves' if best[0].live == 1 else 's improve'})",
             style="dim",
         )
 

@@ -548,8 +548,8 @@ def _invalid(n: int, melds: int) -> None:
     if not (type(melds) is int and 0 <= melds <= 4):
         raise ValueError(f"melds must be an int in 0..4, not {melds!r}")
     raise ValueError(
-        f"{n} standing tiles with {melds_text(melds)}: expected {13 - 3 * melds} or "
-        f"{14 - 3 * melds}"
+        f"{n} standing tile{'' if n == 1 else 's'} with {melds_text(melds)}: expected "
+        f"{13 - 3 * melds} or {14 - 3 * melds}"
     )
 
 
@@ -786,7 +786,8 @@ def _load(counts: Sequence[int], melds: int, form: int) -> bytes:
     _, _, _, _, n = _records(counts, melds)
     if n != form - 3 * melds:
         raise ValueError(
-            f"expected a {form}-form hand ({form - 3 * melds} standing tiles), got {n}"
+            f"expected a {form}-form hand ({form - 3 * melds} standing "
+            f"tile{'' if form - 3 * melds == 1 else 's'}), got {n}"
         )
     return bytes(counts)
 

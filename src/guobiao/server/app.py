@@ -60,7 +60,7 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Annotated, Any
 
-from fastapi import FastAPI, HTTPException, Request, WebSocket, WebSocketDisconnect
+from fastapi import FastAPI, HTTPException, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi import Path as PathParam
 from fastapi.concurrency import run_in_threadpool
 from fastapi.exceptions import RequestValidationError
@@ -81,7 +81,7 @@ from guobiao.server.protocol import (
     parse_client_message,
     tile_table,
 )
-from guobiao.server.rooms import Limits, Lobby, Notice, Room, RoomError, same
+from guobiao.server.rooms import LOBBY_PAGE, Limits, Lobby, Notice, Room, RoomError, same
 from guobiao.server.store import RoomStore
 from guobiao.table.rules import COMPETITION
 
@@ -813,8 +813,18 @@ def create_app(
         return await run_in_threadpool(store.exists, room_id)
 
     @app.get("/api/rooms")
-    async def list_rooms(finished: bool = False) -> list[dict[str, Any]]:
-        return store.finished() if finished else lobby.public()
+    async def list_rooms(
+        response: Response,
+        finished: bool = False,
+        limit: int = Query(LOBBY_PAGE, ge=1, le=LOBBY_PAGE),
+    ) -> list[dict[str, Any]]:
+        """The lobby's open tables, at most ``limit`` (those waiting for players first), the
+        number not listed in ``X-More-Rooms``; ``finished``: the latest 20 over."""
+        if finished:
+            return store.finished()
+        rooms, more = lobby.listing(limit)
+        response.headers["X-More-Rooms"] = str(more)
+        return rooms
 
     @app.post("/api/rooms")
     async def create_room(body: CreateRoom, request: Request) -> dict[str, Any]:

@@ -87,6 +87,9 @@ _THINKERS: Final = ThreadPoolExecutor(max_workers=2, thread_name_prefix="guobiao
 PLACES: Final = ("A", "B", "C", "D")
 """Session player ids of the four places (seated E S W N at the first hand)."""
 
+LOBBY_PAGE: Final = 50
+"""The open tables ``GET /api/rooms`` lists at most (``Lobby.listing``); it tells how many more."""
+
 ROOM_VERSION: Final = 1
 
 
@@ -1230,6 +1233,19 @@ class Lobby:
             for r in self.rooms.values()
             if not r.private and not r.ended and (not r.started or r.people_present())
         ]
+
+    def listing(self, limit: int = LOBBY_PAGE) -> tuple[list[dict[str, Any]], int]:
+        """The lobby's open tables (``public``), at most ``limit`` of them: those waiting for
+        players first (a place to take), then those in play, each in the order they were made;
+        and how many more open tables there are (not listed). Only the rooms listed are turned
+        into their ``info``: 1,000 rooms cost a page, not a megabyte."""
+        open_rooms = [
+            r
+            for r in self.rooms.values()
+            if not r.private and not r.ended and (not r.started or r.people_present())
+        ]
+        ordered = [r for r in open_rooms if not r.started] + [r for r in open_rooms if r.started]
+        return [r.info() for r in ordered[:limit]], max(0, len(ordered) - limit)
 
     def finished(self, limit: int = 20) -> list[dict[str, Any]]:
         """Public rooms whose session is over, the latest first (at most ``limit``)."""

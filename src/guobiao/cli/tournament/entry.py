@@ -33,6 +33,7 @@ from guobiao.cli.util import console as _console
 from guobiao.cli.util import fail as _fail
 from guobiao.core.context import WinContext, Wind
 from guobiao.core.hand import Hand, parse_hand
+from guobiao.core.melds import melds_text
 from guobiao.core.tiles import TileParseError
 from guobiao.scoring.calculator import PROFILES, calculate
 from guobiao.scoring.fans import Fan
@@ -152,7 +153,21 @@ def _score_tiles(
     except (TileParseError, ValueError) as err:
         raise ValueError(f"--tiles: {err}") from None
     if parsed.win_tile is None:
-        raise ValueError("--tiles: end the hand with '+TILE', the winning tile (e.g. '+W5')")
+        # name the hand's size, as `guobiao fan` does: the tiles typed and what a hand holds
+        held = len(parsed.concealed)
+        full = 14 - 3 * len(parsed.melds)  # standing tiles with the winning one
+        tiles_text = f"{held} standing tile{'' if held == 1 else 's'}"
+        example = "(e.g. 'W1W1W1W2W3W4W5W6W7W8W9W9W9 +W5')"
+        if held == full:
+            raise ValueError(
+                f"--tiles: no winning tile: the hand has {tiles_text} and no '+'; write the "
+                f"winning tile last, after '+' {example}"
+            )
+        raise ValueError(
+            f"--tiles: no winning tile, and the hand has {tiles_text}: with "
+            f"{melds_text(len(parsed.melds))} a hand holds {full - 1}, then the winning tile "
+            f"after '+' {example}"
+        )
     context = WinContext(
         win_tile=parsed.win_tile,
         self_drawn=self_drawn,

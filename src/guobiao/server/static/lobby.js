@@ -18,6 +18,7 @@ Object.assign(STRINGS.en, {
   yourPlace: "your place",
   watching: "watching",
   seated: "seated",
+  moreTables: "…and {n} more open tables, not listed",
 });
 Object.assign(STRINGS.zh, {
   help: "帮助",
@@ -33,6 +34,7 @@ Object.assign(STRINGS.zh, {
   yourPlace: "你的座位",
   watching: "观战",
   seated: "已入座",
+  moreTables: "……另有 {n} 桌未列出",
 });
 
 // t(key) with {name} filled in from params.
@@ -72,7 +74,13 @@ document.getElementById("create").addEventListener("submit", async (ev) => {
 async function listRooms() {
   const box = document.getElementById("rooms");
   let rooms = [];
-  try { rooms = await api("GET", "/api/rooms"); } catch { return; }
+  let more = 0;  // the server lists a page of open tables (those waiting for players first)
+  try {
+    const res = await fetch("/api/rooms");
+    if (!res.ok) return;
+    rooms = await res.json();
+    more = Number(res.headers.get("X-More-Rooms")) || 0;
+  } catch { return; }
   box.replaceChildren();
   if (!rooms.length) { box.append(el("p", {class: "muted"}, t("noTables"))); return; }
   for (const room of rooms) {
@@ -87,6 +95,7 @@ async function listRooms() {
       el("div", {class: "links"}, el("a", {href: `/room/${room.id}`, class: "button small secondary"}, t("watch")),
         room.hand > 0 ? el("a", {href: `/room/${room.id}/replay`, class: "button small secondary"}, t("replay")) : null)));
   }
+  if (more) box.append(el("p", {class: "muted more-rooms", "data-more": more}, lobbyText("moreTables", {n: more})));
 }
 
 async function listFinished() {

@@ -65,6 +65,20 @@ function show() {
   const page = PAGES[PAGE];
   fill(panel, el("h2", {class: "p-page-title"}, page.title), page.node);
   document.getElementById("p-page").textContent = `${PAGE + 1} / ${PAGES.length}`;
+  fit();
+}
+
+// Keep the page within the screen: long names wrap (tournament.css); a page still taller than
+// the screen (six tables of very long names) is set smaller, step by step, down to 40%.
+function fit() {
+  const panel = document.getElementById("p-panel");
+  const root = document.documentElement;
+  let scale = 1;
+  panel.style.setProperty("--p-fit", "1");
+  while (scale > 0.4 && (root.scrollHeight > window.innerHeight || root.scrollWidth > window.innerWidth)) {
+    scale -= 0.05;
+    panel.style.setProperty("--p-fit", scale.toFixed(2));
+  }
 }
 
 async function refresh(version, clock) {
@@ -87,4 +101,5 @@ async function refresh(version, clock) {
 document.getElementById("t-name").textContent = NAME;
 document.title = NAME + " — projector";
 setInterval(() => { PAGE += 1; show(); }, ROTATE);
+window.addEventListener("resize", fit);
 watchTournament(NAME, refresh);

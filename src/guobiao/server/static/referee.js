@@ -8,6 +8,7 @@ const NAME = tournamentName();
 let ME = null;       // {username, role, csrf}
 let SUMMARY = null;
 let TABLES = [];     // the seating of the chosen session
+let FORFEITS = {};   // the standings' forfeits (弃权): {player: {session: true}}
 let DIRTY = false;   // the referee is typing: live updates must not overwrite the form
 let CONFIRMING = null;  // a correction shown for confirmation: the values it would send
 let CLOCK = null;    // the last clock snapshot (a reset of a clock that has run asks first)
@@ -167,14 +168,30 @@ function showTable() {
     el("td", {}, el("input", {class: "deduction", name: `deduction-${s.wind}`, inputmode: "numeric", pattern: "[0-9]*",
       autocomplete: "off", value: t.deductions[s.wind] || "", placeholder: "0", "aria-label": `deduction ${s.wind}`, oninput: check}))),
     // a substitute: 陪打 (plays the seat, not ranked, 第十二条三(二)), on a line of its own
-    s.substitute ? el("tr", {class: "mark-row"}, el("td"), el("td", {colspan: 3}, seatMark(s))) : null]));
+    // and a forfeit (弃权, 局分 0, 第十三条二(一)) of the player the seat is played for, as the
+    // standings page marks it
+    s.substitute ? el("tr", {class: "mark-row"}, el("td"), el("td", {colspan: 3}, seatMark(s),
+      forfeited(s.plays_for, Number($("session").value)) ? [" ", forfeitMark(s.plays_for)] : null)) : null]));
   check();
+}
+
+function forfeited(player, session) {
+  return Boolean(player && FORFEITS[player]?.[session]);
+}
+
+// Who forfeited which session: from the standings' ``by_session`` (a forfeit is recorded with the
+// substitute, before the table's scores).
+async function loadForfeits() {
+  const standings = await api("GET", tApi(NAME, "standings"));
+  FORFEITS = Object.fromEntries(standings.individual.map((r) => [r.name, Object.fromEntries(
+    Object.entries(r.by_session || {}).filter(([, line]) => line.forfeit).map(([n]) => [n, true]))]));
 }
 
 async function loadSession(keepTable) {
   const session = Number($("session").value);
   if (!session) { TABLES = []; showTable(); return; }
-  const data = await api("GET", tApi(NAME, "seating", session));
+  const [data] = await Promise.all([api("GET", tApi(NAME, "seating", session)),
+    loadForfeits().catch(() => {})]);  // without them the page still enters scores
   TABLES = data.tables;
   const before = $("table").value;
   // ✓ complete; a table entered hand by hand and still in play shows how far it is

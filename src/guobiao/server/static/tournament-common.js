@@ -112,3 +112,15 @@ function seatMark(s) {
     title: s.stand_in ? "陪打：不计名次和标准分 plays the seat, not ranked" : null},
     what + (s.plays_for ? ` · ${term("plays_for", "zh")} ${s.plays_for}` : ""));
 }
+
+const FORFEIT_TITLE = "弃权：超过15分钟不到场，局分为0 forfeit: more than 15 minutes late, 局分 0 (第十三条二(一))";
+
+// 弃权 forfeit, after a session's points (standings) or the seat played for them (a card, the
+// referee's table)
+function forfeitMark(player) {
+  return el("span", {class: "forfeit", "data-mark": "forfeit", title: FORFEIT_TITLE},
+    `${player ? player + " " : ""}${term("forfeit", "zh")} forfeit`);
+}
+
+// The sessions after a player left the tournament: what the standings show in their place.
+const LEFT_LABELS = {withdrawn: "退赛 withdrawn", disqualified: "停赛 disqualified"};

@@ -7,8 +7,6 @@ let SUMMARY = null;
 let SESSION = null;
 let SESSIONS = {};  // each player's sessions by number: {player: {session: {score, standard, forfeit}}}
 
-const FORFEIT_TITLE = "弃权：超过15分钟不到场，局分为0 forfeit: more than 15 minutes late, 局分 0 (第十三条二(一))";
-
 // The standings' ``by_session`` of every player, in session order (their ``sessions`` is the
 // ranking's list, highest first, 第十一条三), with a forfeit (弃权) marked.
 function sessionsByPlayer(rows) {
@@ -19,14 +17,22 @@ function forfeited(player, session) {
   return Boolean(player && SESSIONS[player]?.[session]?.forfeit);
 }
 
-// 弃权 forfeit, after a session's points (standings) or the seat played for them (a card)
-function forfeitMark(player) {
-  return el("span", {class: "forfeit", "data-mark": "forfeit", title: FORFEIT_TITLE},
-    `${player ? player + " " : ""}${term("forfeit", "zh")} forfeit`);
+// A session a withdrawn or disqualified player (the standings' ``status``) no longer played: one
+// with no score after the last they played (第十二条二, 第十三条四).
+function leftIn(row, session) {
+  if (row.status !== "withdrawn" && row.status !== "disqualified") return false;
+  const lines = row.by_session || {};
+  const line = lines[session];
+  if (!line || line.score !== null || line.forfeit) return false;
+  return !Object.entries(lines).some(([n, l]) => Number(n) > session && (l.score !== null || l.forfeit));
 }
 
-function sessionCell(player, session) {
-  const found = SESSIONS[player]?.[session];
+function sessionCell(row, session) {
+  const found = SESSIONS[row.name]?.[session];
+  if (leftIn(row, session)) {
+    return el("td", {class: "num wide-only", "data-session": session},
+      el("span", {class: "muted left-mark", "data-mark": row.status}, LEFT_LABELS[row.status]));
+  }
   return el("td", {class: "num wide-only", "data-session": session},
     found?.standard ?? "", found?.forfeit ? [" ", forfeitMark()] : null);
 }
@@ -56,7 +62,7 @@ function standingsRows(rows) {
     el("td", {class: "muted"}, r.team || "—"),
     el("td", {class: "num strong"}, r.standard),
     el("td", {class: "num"}, r.match),
-    ...(SUMMARY ? Array.from({length: SUMMARY.sessions}, (_, i) => sessionCell(r.name, i + 1)) : [])));
+    ...(SUMMARY ? Array.from({length: SUMMARY.sessions}, (_, i) => sessionCell(r, i + 1)) : [])));
   return [el("thead", {}, head), el("tbody", {}, body)];
 }
 
