@@ -1228,8 +1228,12 @@ class Lobby:
         """The lobby's open tables: public, not over, and either waiting for players or played
         by someone connected (a table its people have left is not listed while bots finish it
         or it waits to close: no pile of abandoned tables)."""
+        return [r.info() for r in self._open()]
+
+    def _open(self) -> list[Room]:
+        """The rooms :meth:`public` lists, in the order they were made."""
         return [
-            r.info()
+            r
             for r in self.rooms.values()
             if not r.private and not r.ended and (not r.started or r.people_present())
         ]
@@ -1239,11 +1243,7 @@ class Lobby:
         players first (a place to take), then those in play, each in the order they were made;
         and how many more open tables there are (not listed). Only the rooms listed are turned
         into their ``info``: 1,000 rooms cost a page, not a megabyte."""
-        open_rooms = [
-            r
-            for r in self.rooms.values()
-            if not r.private and not r.ended and (not r.started or r.people_present())
-        ]
+        open_rooms = self._open()
         ordered = [r for r in open_rooms if not r.started] + [r for r in open_rooms if r.started]
         return [r.info() for r in ordered[:limit]], max(0, len(ordered) - limit)
 

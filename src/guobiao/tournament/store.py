@@ -91,6 +91,7 @@ __all__ = [
     "TournamentSettings",
     "WithdrawalLine",
     "alembic_config",
+    "alike",
     "folded",
     "implausible_totals",
     "name_problem",
@@ -135,12 +136,7 @@ class StoreError(Exception):
 def no_player(tournament: str, name: str, players: Iterable[str]) -> StoreError:
     """The refusal of a name no player has, with the registered name it most likely means (the
     same letters in another case or spacing, or a close spelling)."""
-    known = list(players)
-    folded = " ".join(name.split()).casefold()
-    same = [p for p in known if " ".join(p.split()).casefold() == folded]
-    close = same or difflib.get_close_matches(name, known, n=1, cutoff=0.75)
-    hint = f" (did you mean {close[0]!r}?)" if close else ""
-    return StoreError(f"{tournament!r}: no player {name!r}{hint}")
+    return StoreError(f"{tournament!r}: no player {name!r}{_meant(name, players)}")
 
 
 MAX_SCORE = 100_000
@@ -162,6 +158,21 @@ def folded(name: str) -> str:
     """A name as two names that differ only in case or spacing read alike (``Ann Lee``,
     ``ann  lee``): nobody could tell them apart on a sheet."""
     return " ".join(name.split()).casefold()
+
+
+def alike(name: str, names: Iterable[str]) -> str | None:
+    """The first of ``names`` that reads as ``name`` (:func:`folded`), or None."""
+    key = folded(name)
+    return next((n for n in names if folded(n) == key), None)
+
+
+def _meant(name: str, names: Iterable[str]) -> str:
+    """`` (did you mean 'X'?)`` naming the one of ``names`` that ``name`` most likely means (the
+    same letters in another case or spacing, or a close spelling), or nothing."""
+    known = list(names)
+    same = alike(name, known)
+    close = [same] if same is not None else difflib.get_close_matches(name, known, 1, 0.75)
+    return f" (did you mean {close[0]!r}?)" if close else ""
 
 
 def name_problem(name: str, what: str = "name") -> str | None:
@@ -203,11 +214,7 @@ def tournament_name_problem(name: str) -> str | None:
 def no_tournament(name: str, known: Iterable[str]) -> StoreError:
     """The refusal of a name no tournament has, with the one it most likely means (the same
     letters in another case or spacing, or a close spelling)."""
-    names = list(known)
-    same = [t for t in names if folded(t) == folded(name)]
-    close = same or difflib.get_close_matches(name, names, n=1, cutoff=0.75)
-    hint = f" (did you mean {close[0]!r}?)" if close else ""
-    return StoreError(f"no tournament {name!r}{hint}")
+    return StoreError(f"no tournament {name!r}{_meant(name, known)}")
 
 
 class HandError(StoreError):
@@ -643,10 +650,10 @@ class Store:
         with self._write(f"create tournament {name!r}") as db:
             if db.scalar(select(Tournament.id).where(Tournament.name == name)) is not None:
                 raise StoreError(f"a tournament {name!r} already exists")
-            same = [t for t in db.scalars(select(Tournament.name)) if folded(t) == folded(name)]
-            if same:
+            same = alike(name, db.scalars(select(Tournament.name)))
+            if same is not None:
                 raise StoreError(
-                    f"a tournament {same[0]!r} already exists ({name!r} differs from it only in "
+                    f"a tournament {same!r} already exists ({name!r} differs from it only in "
                     "case or spacing: nobody could tell the two apart)"
                 )
             row = Tournament(
@@ -688,14 +695,10 @@ class Store:
             exists = db.scalar(select(Team.id).where(Team.tournament_id == t.id, Team.name == name))
             if exists is not None:
                 raise StoreError(f"{tournament!r}: a team {name!r} already exists")
-            same = [
-                team
-                for team in db.scalars(select(Team.name).where(Team.tournament_id == t.id))
-                if folded(team) == folded(name)
-            ]
-            if same:
+            same = alike(name, db.scalars(select(Team.name).where(Team.tournament_id == t.id)))
+            if same is not None:
                 raise StoreError(
-                    f"{tournament!r}: a team {same[0]!r} already exists ({name!r} differs from "
+                    f"{tournament!r}: a team {same!r} already exists ({name!r} differs from "
                     "it only in case or spacing)"
                 )
             db.add(Team(tournament_id=t.id, name=name, leader=leader))
@@ -739,10 +742,10 @@ class Store:
                         )
                 if row.name in known:
                     raise StoreError(f"{tournament!r}: a player {row.name!r} already exists")
-                same = [p for p in known if folded(p) == folded(row.name)]
-                if same:
+                same = alike(row.name, known)
+                if same is not None:
                     raise StoreError(
-                        f"{tournament!r}: a player {same[0]!r} already exists ({row.name!r} "
+                        f"{tournament!r}: a player {same!r} already exists ({row.name!r} "
                         "differs only in case or spacing)"
                     )
                 if row.number in numbers:

@@ -259,11 +259,6 @@ _YES: Final = ("1", "true", "yes", "y", "x", "是")
 _NO: Final = ("", "0", "false", "no", "n")
 
 
-def _fold(name: str) -> str:
-    """A name as two names that differ only in case or spacing read alike."""
-    return " ".join(name.split()).casefold()
-
-
 def _csv_column(header: str) -> str:
     key = "_".join(header.strip().lower().replace("-", " ").split())
     return _CSV_ALIASES.get(key, key)
@@ -398,6 +393,8 @@ def players(name: str, file: Path, after_draw: bool, url: str) -> None:
       5,Sam,Red,yes,
       9,王小明,,,
     """
+    from guobiao.tournament.store import folded
+
     rows = _read_csv(file)
     with _store(url) as store:
         info = _info(store, name)
@@ -416,14 +413,14 @@ def players(name: str, file: Path, after_draw: bool, url: str) -> None:
         numbers = {number: player for player, (number, _, _) in names.items()}
         # names are looked up exactly: two that differ only in case or spacing ("Ann Lee",
         # "ann  lee") would be two players that nobody can tell apart on a sheet
-        folded = {_fold(player): player for player in names}
+        registered = {folded(player): player for player in names}
         listed: dict[str, int] = {}  # names earlier in this file, folded -> line
         # a team spelt two ways ("Red", "red ") would be two teams, one of a single player
-        spelt = {_fold(v[1]): v[1] for v in info.players.values() if v[1] is not None}
+        spelt = {folded(v[1]): v[1] for v in info.players.values() if v[1] is not None}
         spelt_on: dict[str, int] = {}  # the line of each spelling first met in this file
         for line, row in rows:
             if row.team is not None:
-                first = spelt.setdefault(_fold(row.team), row.team)
+                first = spelt.setdefault(folded(row.team), row.team)
                 spelt_on.setdefault(first, line)
                 if first != row.team:
                     where = (
@@ -437,12 +434,12 @@ def players(name: str, file: Path, after_draw: bool, url: str) -> None:
                         "time",
                         1,
                     )
-            key = _fold(row.name)
+            key = folded(row.name)
             if key in listed:
                 _fail(f"{file}: line {line}: {row.name!r} is also on line {listed[key]}", 1)
             listed[key] = line
-            if key in folded:
-                same = folded[key]
+            if key in registered:
+                same = registered[key]
                 _fail(
                     f"{file}: line {line}: a player {same!r} is already registered"
                     + (
