@@ -629,7 +629,8 @@ class Table:
         self.quan = seed % 4
         self.segmented = rules.wall_build == "botzone"  # the engine plays Botzone's wall too
         self.game = Game(rules, seed=seed, round_wind=Wind(self.quan))
-        self.trackers = [BotzoneSeat(rules) for _ in range(4)]
+        # the 1998 engine's shared wall: the trackers count it as one (docs/botzone.md)
+        self.trackers = [BotzoneSeat(rules, shared_wall=not self.segmented) for _ in range(4)]
         self.bots = [make_bot(kind, seed * 10 + i, rules) for i, kind in enumerate(bots)]
         self.claim: tuple[int, Action] | None = None  # a chow or pung awaiting its discard
         self.compared = 0

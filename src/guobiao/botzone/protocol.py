@@ -413,10 +413,16 @@ class BotzoneSeat:
 
     Feed every request in order with :meth:`feed`, and this seat's answer to it with
     :meth:`respond` (needed only to know which tile one's own concealed kong was).
+
+    The wall is the judge's: four segments, each seat drawing from its own (docs/rules.md §20),
+    and a request the judge never sends at its end is refused. ``shared_wall``: follow the 1998
+    engine's one shared wall instead (tests), where a segment is only a count: only the whole
+    wall's 84 draws are then bounded.
     """
 
-    def __init__(self, rules: TableRules = BOTZONE_RULES) -> None:
+    def __init__(self, rules: TableRules = BOTZONE_RULES, *, shared_wall: bool = False) -> None:
         self.rules = rules
+        self.shared_wall = shared_wall
         self.seat: int | None = None
         self.quan = 0
         self.turn = 0  # requests fed
@@ -536,8 +542,10 @@ class BotzoneSeat:
         """Apply the next request; a request that cannot follow the state raises ProtocolError
         (the tracker is then not to be used further): out of turn (a draw when another seat
         draws, a play by a seat that has not drawn), a fifth copy of a tile, a tile or a pung I do
-        not hold, a fifth meld, a draw from an empty wall, a flower shown twice, or an action of
-        mine other than my answer (when :meth:`respond` gave it)."""
+        not hold, a fifth meld, a draw from an empty wall or (the judge's wall) from the drawer's
+        empty segment, a claim of the last discard, a concealed or added kong with no
+        replacement or on the last tile, a flower shown twice, or an action of mine other than
+        my answer (when :meth:`respond` gave it)."""
         req = parse_request(request) if isinstance(request, str) else request
         try:
             self._apply(req)
@@ -747,6 +755,7 @@ class BotzoneSeat:
     def _claim(self, req: PengEvent | ChiEvent, me: int) -> None:
         claimer, discarder, tile = req.player, self._discarder(req), self._claimable
         assert tile is not None
+        self._check_claimable(discarder, tile)
         if isinstance(req, PengEvent):
             claim = Action(ActionKind.PUNG, TILES[tile])
         else:
@@ -790,12 +799,17 @@ class BotzoneSeat:
         return meld
 
     def _take_from_wall(self, seat: int) -> None:
-        # The whole wall bounds the draws: 84 after the deal (a seat drawing past its own
-        # segment is not refused: the 1998 engine's shared wall is tracked too), or the shared
-        # wall of the classic game.
+        # The whole wall bounds the draws: 84 after the deal, or the shared wall of the classic
+        # game; and on the judge's wall each seat's own segment (§20 荒牌: the hand is drawn
+        # when the seat due to draw, a kong's replacement included, has an empty segment).
         left = self._classic_left if self._classic else 4 * (SEGMENT - 13) - self._draws
         if left <= 0:
             raise ProtocolError("the wall is empty: no tile is left to draw")
+        if self._segmented and self._segments[seat] <= 0:
+            raise ProtocolError(
+                f"{self._whose(seat)} wall segment is empty: the hand is drawn (荒牌) when the "
+                "seat due to draw has no tile left in its segment, so no tile comes from it"
+            )
         self._draws += 1
         self._segments[seat] = max(0, self._segments[seat] - 1)
         self._classic_left = max(0, self._classic_left - 1)
@@ -816,6 +830,8 @@ class BotzoneSeat:
         if discarder is not None and discarder != player:  # a kong of the discard
             tile = self._claimable
             assert tile is not None
+            self._check_claimable(discarder, tile)
+            # (with its own segment empty the judge accepts it, then draws the hand: §20)
             self._check_melds(player)
             claim = Action(ActionKind.KONG, TILES[tile])
             counts = self._counts if player == me else None
@@ -823,6 +839,7 @@ class BotzoneSeat:
             self._rivers[discarder].pop()
             self._melds[player].append(meld)
         elif actor == player:  # a concealed kong after its draw (others: the tile face down)
+            self._check_kong_after_draw(player)
             self._check_melds(player)
             if player == me:
                 tile = self._concealed_kong_tile()
@@ -858,6 +875,7 @@ class BotzoneSeat:
         if player == me and self._counts[tile] <= 0:
             raise ProtocolError(f"I do not hold {TILES[tile]}")
         self._check_turn(player, draw=False)
+        self._check_kong_after_draw(player)
         melds[at] = Meld(MeldKind.KONG, TILES[tile], melds[at].offered_by)
         if player == me:
             self._counts[tile] -= 1
@@ -866,6 +884,37 @@ class BotzoneSeat:
         self._phase, self._current = Phase.ROB, player
 
     # -- the rules ----------------------------------------------------------------------------
+    @property
+    def _segmented(self) -> bool:
+        """The judge's wall of four segments (not the classic game's, nor the shared one)."""
+        return not self._classic and not self.shared_wall
+
+    def _whose(self, seat: int) -> str:
+        return "my" if seat == self.seat else f"seat {seat}'s"
+
+    def _check_claimable(self, discarder: int, tile: int) -> None:
+        """§20: the last discard (the next seat's segment is empty) may only be won."""
+        if self._segmented and self._is_last(discarder):
+            raise ProtocolError(
+                f"{TILES[tile]} is the last discard (seat {(discarder + 1) % 4}'s segment is "
+                "empty): it may only be won, never chowed, punged or konged"
+            )
+
+    def _check_kong_after_draw(self, seat: int) -> None:
+        """§20: no concealed or added kong on the last tile or with one's own segment empty
+        (the judge makes it a foul: it never tells the others of one)."""
+        if self._segmented and not self._may_kong_after_draw(seat):
+            why = "its segment is empty" if self._segments[seat] <= 0 else "it drew the last tile"
+            raise ProtocolError(
+                f"seat {seat} cannot kong now: {why}, and a kong needs a replacement tile "
+                "from one's own segment"
+            )
+
+    def _may_kong_after_draw(self, seat: int) -> bool:
+        """A concealed or added kong after a draw: a replacement left in the seat's own
+        segment, and the tile drawn is not the last (the engine's and the judge's rule)."""
+        return self._can_replace(seat) and not self._is_last(seat)
+
     def _is_last(self, seat: int) -> bool:
         """Is ``seat``'s current draw or discard the last of the hand (海底)?"""
         if self._classic:
@@ -884,7 +933,7 @@ class BotzoneSeat:
         actions: list[Action] = []
         if self._can_win(drawn, self_drawn=True):
             actions.append(WIN)
-        if self._can_replace(me):
+        if self._may_kong_after_draw(me):
             actions.extend(
                 Action(ActionKind.CONCEALED_KONG, TILES[t]) for t in range(34) if counts[t] == 4
             )

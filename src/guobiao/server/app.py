@@ -36,7 +36,10 @@ the read-only endpoints (the room, its hands, their replays) and a socket to it 
 a closed room from there, each client address rebuilding ``Limits.rebuild_burst`` at once, then one
 every ``rebuild_every`` s; answers about a closed room are kept (a private room's with its
 tokens), and so is a finished hand's replay in a live room; replays are built (each replays its
-hand) at the same rate per address. The client address is the socket peer, or ``X-Forwarded-For`` from a ``trusted_proxies`` address.
+hand) at the same rate per address; what is kept is the JSON sent, at most ``Limits.replay_bytes``.
+Every HTTP request takes a token of its address's bucket (``Limits.http_burst`` at once, then one
+per ``http_every`` s; else 429 with ``Retry-After``). The client address is the socket peer, or
+``X-Forwarded-For`` from a ``trusted_proxies`` address.
 Every HTTP response carries ``SECURITY_HEADERS`` (CSP, no framing, nosniff, referrer policy).
 
 With a tournament database (``tournament_db``), the tournament pages and their API under ``/t/``
@@ -51,6 +54,7 @@ import contextlib
 import gc
 import json
 import logging
+import math
 import os
 import secrets
 import time
@@ -73,7 +77,7 @@ from starlette.requests import HTTPConnection
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from guobiao.scoring.fans import Fan
-from guobiao.server.guards import SECURITY_HEADERS, RateLimiter, TrustedProxies
+from guobiao.server.guards import SECURITY_HEADERS, KeptAnswers, RateLimiter, TrustedProxies
 from guobiao.server.protocol import (
     ProtocolError,
     glossary_script,
@@ -101,10 +105,11 @@ _HTTP_STATUS = {
 }
 CLOSED_CACHE = 16
 """Closed rooms kept in memory after being read (their replays), the least recently used
-dropped first."""
+dropped first (about 0.4 MB each)."""
 REPLAY_CACHE = 256
-"""Answers about closed rooms (their hands, each hand's replay) kept as given, with a private
-room's tokens, the least recently used dropped first (a few MB)."""
+"""Answers about closed rooms (their hands) and finished hands' replays kept, with a private
+room's tokens, the least recently used dropped first: at most this many, and at most
+``Limits.replay_bytes`` bytes of JSON (a replay is 20-100 kB)."""
 
 Place = Annotated[int | None, Field(ge=0, le=3)]
 Text = Annotated[str, Field(max_length=200)]
@@ -157,6 +162,41 @@ class SecurityHeaders:
             await send(message)
 
         await self.app(scope, receive, send_with_headers)
+
+
+class RequestRate:
+    """ASGI middleware: every HTTP request takes a token of its client address's bucket
+    (``Limits.http_burst`` at once, then one per ``http_every`` s); without one it is answered
+    429 ``slow_down`` with ``Retry-After`` (whole seconds), before any work."""
+
+    def __init__(
+        self,
+        app: ASGIApp,
+        limiter: RateLimiter,
+        address_of: Callable[[HTTPConnection], str],
+        clock: Callable[[], float],
+    ) -> None:
+        self.app = app
+        self.limiter = limiter
+        self.address_of = address_of
+        self.clock = clock
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        wait = self.limiter.take(self.address_of(HTTPConnection(scope)), self.clock())
+        if wait <= 0.0:
+            await self.app(scope, receive, send)
+            return
+        seconds = max(1, math.ceil(wait))
+        detail = {
+            "code": "slow_down",
+            "message": f"too many requests from your address: wait {seconds} s",
+            "params": {"retry_after": seconds},
+        }
+        response = JSONResponse({"detail": detail}, 429, headers={"Retry-After": str(seconds)})
+        await response(scope, receive, send)
 
 
 MAX_BODY = 16_384
@@ -348,10 +388,11 @@ class Hub:
         self.replays_built = RateLimiter(  # hands' replays built (not kept yet) by address
             limits.rebuild_burst, limits.rebuild_every, limits.tracked_addresses
         )
-        # a closed room's replays never change: kept as answered, the latest REPLAY_CACHE
-        self.replays: OrderedDict[
-            tuple[str, int], tuple[dict[str, Any], tuple[str, ...] | None]
-        ] = OrderedDict()
+        # a finished hand's replay (a closed room's hands) never changes: kept as answered,
+        # bounded in entries and in bytes
+        self.replays: KeptAnswers[tuple[str, int], tuple[str, ...] | None] = KeptAnswers(
+            REPLAY_CACHE, limits.replay_bytes
+        )
         self.closed: OrderedDict[str, Room] = OrderedDict()  # closed rooms read lately
         self.sweeper: asyncio.Task[None] | None = None
 
@@ -695,6 +736,19 @@ class Hub:
                 await conn.ws.send_text(await conn.next_frame())
 
 
+def _coded(status: int, detail: Any) -> Any:
+    """A refusal's detail with a ``code``, as ours are: the framework's own (a body it cannot
+    parse: JSON nested too deep or a number too long, 400; a method a path does not take, 405)
+    come as text."""
+    if isinstance(detail, dict):
+        return detail
+    if status == 400:  # the only 400 the framework writes: a body json.loads refused
+        message = "the body is not JSON this server reads (nested too deep, or a number too long)"
+        return {"code": "bad_json", "message": message, "params": {}}
+    code = "not_allowed" if status == 405 else "refused"
+    return {"code": code, "message": str(detail)[:200], "params": {}}
+
+
 def _refuse(err: RoomError) -> HTTPException:
     return HTTPException(
         _HTTP_STATUS.get(err.code, 400),
@@ -786,13 +840,18 @@ def create_app(
     app = FastAPI(
         title="guobiao", lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=None
     )
-    app.add_middleware(BodyLimit)
-    app.add_middleware(SecurityHeaders)
-    app.state.hub = hub
 
     def address_of(conn: HTTPConnection) -> str:
         forwarded = ",".join(conn.headers.getlist("x-forwarded-for"))
         return proxies.key(conn.client.host if conn.client else None, forwarded)
+
+    app.add_middleware(BodyLimit)
+    # every HTTP request, by client address (outside the body limit: refused before any work;
+    # inside the security headers: a refusal carries them too)
+    requests = RateLimiter(limits.http_burst, limits.http_every, limits.tracked_addresses)
+    app.add_middleware(RequestRate, limiter=requests, address_of=address_of, clock=clock)
+    app.add_middleware(SecurityHeaders)
+    app.state.hub = hub
 
     def owned(room_id: str, owner_token: str) -> Room:
         room = lobby.get(room_id)
@@ -950,32 +1009,29 @@ def create_app(
             raise RoomError("forbidden", "a private room's hands need one of its tokens")
         return room
 
-    def kept_answer(room_id: str, key: int, token: str) -> dict[str, Any] | None:
+    def kept_answer(room_id: str, key: int, token: str) -> Response | None:
         """A closed room's answer kept by :func:`answered`: a public room's for anyone, a private
         room's for a token that may replay it (else None: the room decides, and refuses)."""
         kept = hub.replays.get((room_id, key))
         if kept is None:
             return None
-        answer, tokens = kept
+        body, tokens = kept
         if tokens is not None and not (token and any(same(token, t) for t in tokens)):
             return None
-        hub.replays.move_to_end((room_id, key))
-        return answer
+        return Response(body, media_type="application/json")
 
-    def answered(room: Room, key: int, answer: Callable[[], dict[str, Any]]) -> dict[str, Any]:
-        """``answer()``, kept once it never changes again (a finished hand's replay, ``key`` >=
-        0, even in a live room; anything once the room is closed), with the tokens that may read
-        it when the room is private (they never change once it started): the latest
-        ``REPLAY_CACHE`` answers."""
-        result = answer()
+    def answered(room: Room, key: int, answer: Callable[[], dict[str, Any]]) -> Response:
+        """``answer()`` as JSON, kept once it never changes again (a finished hand's replay,
+        ``key`` >= 0, even in a live room; anything once the room is closed) as the bytes sent,
+        with the tokens that may read it when the room is private (they never change once it
+        started): the latest ``REPLAY_CACHE`` answers, ``Limits.replay_bytes`` bytes at most."""
+        body = bytes(JSONResponse(answer()).body)
         if key >= 0 or room.id not in lobby.rooms:
-            hub.replays[(room.id, key)] = (result, room.replay_tokens() if room.private else None)
-            while len(hub.replays) > REPLAY_CACHE:
-                hub.replays.popitem(last=False)
-        return result
+            hub.replays.put((room.id, key), body, room.replay_tokens() if room.private else None)
+        return Response(body, media_type="application/json")
 
     @app.get("/api/rooms/{room_id}/hands")
-    async def room_hands(room_id: str, request: Request, token: str = "") -> dict[str, Any]:
+    async def room_hands(room_id: str, request: Request, token: str = "") -> Response:
         kept = kept_answer(room_id, -1, token)
         if kept is not None:
             return kept
@@ -999,7 +1055,7 @@ def create_app(
         number: Annotated[int, PathParam(ge=0, le=1000)],
         request: Request,
         token: str = "",
-    ) -> dict[str, Any]:
+    ) -> Response:
         kept = kept_answer(room_id, number, token)
         if kept is not None:
             return kept
@@ -1050,9 +1106,11 @@ def create_app(
 
     @app.exception_handler(StarletteHTTPException)
     async def not_found(request: Request, exc: StarletteHTTPException) -> Any:
-        """Unknown paths: JSON with a ``code`` under ``/api/``, else the bilingual 404 page."""
+        """Unknown paths: JSON with a ``code`` under ``/api/``, else the bilingual 404 page;
+        every other refusal in the shape of ours (``code``, ``message``, ``params``)."""
         if isinstance(exc.detail, dict) or exc.status_code != 404:
-            return JSONResponse({"detail": exc.detail}, exc.status_code, headers=exc.headers)
+            detail = _coded(exc.status_code, exc.detail)
+            return JSONResponse({"detail": detail}, exc.status_code, headers=exc.headers)
         if request.url.path.startswith("/api/"):
             detail = {"code": "not_found", "message": "no such resource", "params": {}}
             return JSONResponse({"detail": detail}, 404)

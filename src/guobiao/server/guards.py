@@ -2,11 +2,13 @@
 method that depends on time takes ``now``, as :mod:`guobiao.server.rooms` does).
 
 - :class:`RateLimiter`: a token bucket per key (a client address): ``burst`` at once, then one
-  more every ``every`` seconds. Used for creating rooms.
+  more every ``every`` seconds. Used for creating rooms, opening sockets, every HTTP request.
 - :class:`FailureThrottle`: failures per key in a fixed window; a key that reached ``limit`` is
   refused until its window ends. Used for referee logins, per address and per user name.
 - Both track at most ``max_keys`` keys, the least recently used forgotten first, so their memory
   is bounded however many addresses or names a client tries.
+- :class:`KeptAnswers`: answers kept as the bytes they are sent as, bounded in entries and in
+  bytes, the least recently used dropped first. Used for replays.
 - :class:`TrustedProxies`: the client address of a request: the socket peer, or, when the peer
   is a trusted proxy (``guobiao serve --trusted-proxy``), the address it put in
   ``X-Forwarded-For``.
@@ -20,7 +22,7 @@ from collections import OrderedDict
 from collections.abc import Iterable
 from typing import Final, Generic, TypeVar
 
-__all__ = ["SECURITY_HEADERS", "FailureThrottle", "RateLimiter", "TrustedProxies"]
+__all__ = ["SECURITY_HEADERS", "FailureThrottle", "KeptAnswers", "RateLimiter", "TrustedProxies"]
 
 SECURITY_HEADERS: Final = {
     # no inline script anywhere (every page loads its scripts from /static); inline styles are
@@ -32,6 +34,7 @@ SECURITY_HEADERS: Final = {
     "Referrer-Policy": "same-origin",
 }
 
+K = TypeVar("K")
 V = TypeVar("V")
 
 
@@ -75,13 +78,18 @@ class RateLimiter(_Bounded[tuple[float, float]]):
 
     def allow(self, key: str, now: float) -> bool:
         """Take a token for ``key`` if it has one (True), else False (and nothing changes)."""
+        return self.take(key, now) == 0.0
+
+    def take(self, key: str, now: float) -> float:
+        """Take a token for ``key`` if it has one: 0.0; else the seconds until it has one (and
+        nothing is taken)."""
         tokens, at = self._get(key) or (float(self.burst), now)
         tokens = min(float(self.burst), tokens + max(0.0, now - at) / self.every)
         if tokens < 1.0:
             self._put(key, (tokens, now))
-            return False
+            return (1.0 - tokens) * self.every
         self._put(key, (tokens - 1.0, now))
-        return True
+        return 0.0
 
 
 class FailureThrottle(_Bounded[tuple[float, int]]):
@@ -118,6 +126,49 @@ class FailureThrottle(_Bounded[tuple[float, int]]):
                 self.forget(key)
             else:
                 self._items[key] = (entry[0], entry[1] - 1)
+
+
+class KeptAnswers(Generic[K, V]):
+    """Answers kept as the bytes they are sent as (with ``V``, what else decides who may read
+    them), at most ``max_entries`` of them and ``max_bytes`` bytes in all, the least recently
+    used dropped first: its memory is bounded by bytes, whatever the answers hold. An answer
+    larger than ``max_bytes`` alone is not kept."""
+
+    def __init__(self, max_entries: int, max_bytes: int) -> None:
+        if max_entries < 1 or max_bytes < 1:
+            raise ValueError("max_entries and max_bytes must be at least 1")
+        self.max_entries = max_entries
+        self.max_bytes = max_bytes
+        self.nbytes = 0
+        self._items: OrderedDict[K, tuple[bytes, V]] = OrderedDict()
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    def get(self, key: K) -> tuple[bytes, V] | None:
+        kept = self._items.get(key)
+        if kept is not None:
+            self._items.move_to_end(key)
+        return kept
+
+    def put(self, key: K, body: bytes, extra: V) -> None:
+        self.forget(key)
+        if len(body) > self.max_bytes:
+            return
+        self._items[key] = (body, extra)
+        self.nbytes += len(body)
+        while len(self._items) > self.max_entries or self.nbytes > self.max_bytes:
+            _, (dropped, _) = self._items.popitem(last=False)
+            self.nbytes -= len(dropped)
+
+    def forget(self, key: K) -> None:
+        kept = self._items.pop(key, None)
+        if kept is not None:
+            self.nbytes -= len(kept[0])
+
+    def clear(self) -> None:
+        self._items.clear()
+        self.nbytes = 0
 
 
 class TrustedProxies:

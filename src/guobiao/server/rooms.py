@@ -122,6 +122,9 @@ class Limits:
     address_sockets: int = 64  # sockets per client address, all rooms together
     max_sockets: int = 4096  # sockets to live rooms, all addresses together
     tracked_addresses: int = 10_000  # client addresses the creation limit remembers (LRU)
+    http_burst: int = 600  # HTTP requests one client address may make at once ...
+    http_every: float = 0.02  # ... and then one more every this many seconds (50 a second)
+    replay_bytes: int = 8 * 2**20  # replays (and closed rooms' hands) kept, as JSON, at most
 
 
 class RoomError(Exception):
