@@ -244,6 +244,7 @@ def test_keep_and_void_rank_as_documented(cli: Cli, tmp_path: Path, setting: str
             "sessions": len(best["P03"]) if setting == "keep" else 0,
             "partial": False,
             "status": "withdrawn",
+            "left_from": 3,  # audit 7: the session of the recorded withdrawal
             "number": 3,
             "ema_id": "",
             "country": "",

@@ -339,6 +339,10 @@ class _Reader:
         team_of = {p: v[1] for p, v in info.players.items()}
         number_of = {p: v[0] for p, v in info.players.items()}
         histories = player_histories(results)
+        # who left the tournament and from which session, as recorded (``Store.withdraw``): the
+        # page marks 退赛 from that session on, not from the scores it lacks (a bye or an
+        # absence before the withdrawal is no withdrawal)
+        left = {w.player: w for w in self.store.withdrawals(name)}
 
         def by_session(player: str) -> dict[str, dict[str, Any]]:
             """The player's sessions in session order (``sessions`` is the ranking's list,
@@ -370,6 +374,7 @@ class _Reader:
                 "by_session": by_session(s.name),
                 "partial": bool(s.partial),  # counts a table entered only in part
                 "status": "ranked",
+                "left_from": None,
             }
             for s in individual_ranking(results)
         ]
@@ -377,6 +382,7 @@ class _Reader:
         # left the tournament, then those with no ranked session, each with why (``status``)
         after = unplaced(results, info.players)
         for player, why, standing in after:
+            gone = left.get(player)
             individual.append(
                 {
                     "rank": "—",
@@ -393,7 +399,8 @@ class _Reader:
                     ),
                     "by_session": by_session(player),
                     "partial": False,
-                    "status": why,
+                    "status": gone.reason if gone else why,
+                    "left_from": gone.from_session if gone else None,
                 }
             )
         members: dict[str, list[str]] = {}
@@ -456,6 +463,9 @@ class _Reader:
                             "substitute": seat.substitute,
                             "stand_in": seat.stand_in,
                             "plays_for": seat.plays_for,
+                            # the player played for forfeited (弃权, 第十三条二(一)): recorded
+                            # with the substitution, so known before the table's scores
+                            "forfeit": seat.forfeit,
                         }
                         for seat in table.seats
                     ],

@@ -56,7 +56,7 @@ from guobiao.tournament.ranking import (
     team_ranking,
 )
 from guobiao.tournament.seating import Table as SeatingTable
-from guobiao.tournament.store import Store, StoreError, no_tournament
+from guobiao.tournament.store import Store, StoreError, WithdrawalLine, no_tournament
 
 __all__ = [
     "CHROMIUM_CANDIDATES",
@@ -717,6 +717,19 @@ def _session_cells(history: PlayerHistory | None, sessions: int) -> str:
     return "".join(cells)
 
 
+def _left_note(withdrawal: WithdrawalLine | None) -> str:
+    """After a name on the results table: 退赛 withdrawn (or 停赛 disqualified) and the session
+    the player left from; "" for a player still in the tournament."""
+    if withdrawal is None:
+        return ""
+    zh = "退赛" if withdrawal.reason == "withdrawn" else "停赛"
+    return (
+        f'<br><span class="en" data-col="left" data-left-from="{withdrawal.from_session}">'
+        f"{zh} {withdrawal.reason}, 第{withdrawal.from_session}{_zh('session')}起"
+        f" from session {withdrawal.from_session}</span>"
+    )
+
+
 def results_table_html(store: Store, tournament: str) -> str:
     """The 比赛成绩统计表: every player in the order of the individual ranking (第十一条), with
     each session's 局分 and 标准分 and the totals; registered players without a ranked session
@@ -751,12 +764,16 @@ def results_table_html(store: Store, tournament: str) -> str:
         + f"<th>{_label('match_points', short=True)}</th></tr>\n</thead>\n<tbody>\n"
     )
 
+    # who left the tournament, from which session (第十二条二, 第十三条四): as recorded
+    left = {w.player: w for w in store.withdrawals(tournament)}
+
     def person_cells(name: str) -> str:
         person = registry.people.get(name)
         number = str(person.number) if person else ""
         team = person.team if person and person.team else DASH
         return (
-            f'<td data-col="number">{number}</td><td class="name" data-col="name">{_e(name)}</td>'
+            f'<td data-col="number">{number}</td><td class="name" data-col="name">{_e(name)}'
+            f"{_left_note(left.get(name))}</td>"
             f'<td class="name" data-col="team">{_e(team)}</td>'
         )
 
@@ -1065,7 +1082,9 @@ class SeatedPlayer:
     """A seat of a session's table: ``seat`` 0-3 (E S W N at the first hand). ``stand_in``: a
     陪打 who plays the seat and takes no place and no standard points (第十二条三(二)): a
     registered substitute, or anyone playing for an absent player (``plays_for``); a team's
-    替补 whose points count for the team (``Readings.team_substitute`` "counts") is not one."""
+    替补 whose points count for the team (``Readings.team_substitute`` "counts") is not one.
+    ``forfeit``: the player played for forfeited the session (more than 15 minutes late, 局分 0,
+    第十三条二(一)), as recorded with the substitution, before any score."""
 
     seat: int
     name: str
@@ -1074,6 +1093,7 @@ class SeatedPlayer:
     substitute: bool
     stand_in: bool
     plays_for: str | None = None
+    forfeit: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -1098,6 +1118,14 @@ def session_seating(store: Store, tournament: str, session: int) -> list[SeatedT
             raise StoreError(
                 f"{tournament!r}: session {session} is not seated (run the draw first)"
             )
+        forfeits = set(
+            db.scalars(
+                select(SessionAbsence.player_id).where(
+                    SessionAbsence.session_id == tables[0].session_id,
+                    SessionAbsence.kind == "forfeit",
+                )
+            )
+        )
         out = []
         for table in tables:
             seats = []
@@ -1114,6 +1142,7 @@ def session_seating(store: Store, tournament: str, session: int) -> list[SeatedT
                         substitute,
                         substitute and not team_counts,
                         seat.replaces.name if seat.replaces is not None else None,
+                        seat.replaces_id in forfeits,
                     )
                 )
             out.append(SeatedTable(table.number, tuple(seats)))
@@ -1168,12 +1197,14 @@ def byes_text(byes: Sequence[SessionBye]) -> str:
 def seat_mark(seat: SeatedPlayer) -> str:
     """What a seating list prints after a substitute's name: 陪打 (plays the seat, not ranked,
     第十二条三(二)) or 替补 (a team's substitute whose points count for the team), and whom they
-    play for; "" for a player."""
+    play for, with 弃权 when that player forfeited (局分 0, 第十三条二(一)); "" for a player."""
     if not seat.substitute:
         return ""
     mark = f"{_zh('stand_in')} substitute" if seat.stand_in else f"{_zh('substitute')} team sub"
     if seat.plays_for is not None:
         mark += f" · {_zh('plays_for')} {seat.plays_for}"
+        if seat.forfeit:
+            mark += f" ({_zh('forfeit')} forfeit)"
     return mark
 
 

@@ -15,7 +15,8 @@ import itertools
 import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Literal
+from fractions import Fraction
+from typing import Any, Literal
 
 from guobiao.table.session import seating as _session_seating
 
@@ -554,6 +555,29 @@ def _bye_turn(turn: list[int], team_of: list[int]) -> list[int]:
     return [q[r] for r in range(rounds) for q in queues.values() if r < len(q)]
 
 
+def _team_range(
+    floor_: Sequence[int], sizes: Sequence[int], extra: int, low: int
+) -> tuple[int, int] | None:
+    """The narrowest range lo … hi of team bye counts when team t has ``floor_[t]`` byes plus
+    up to ``sizes[t]`` extra ones, at most ``extra`` extra byes in all and at least ``low`` of
+    them to teams (the players in no team take the rest); None without teams."""
+    if not sizes:
+        return None
+    best: tuple[int, int, int] | None = None
+    top = max(f + s for f, s in zip(floor_, sizes, strict=True))
+    for lo in range(min(floor_), top + 1):
+        for hi in range(lo, top + 1):
+            need = [max(0, lo - f) for f in floor_]
+            room = [min(s, hi - f) for f, s in zip(floor_, sizes, strict=True)]
+            if any(a > b for a, b in zip(need, room, strict=True)):
+                continue
+            if sum(need) <= extra and sum(room) >= low:
+                if best is None or hi - lo < best[0]:
+                    best = (hi - lo, lo, hi)
+                break
+    return None if best is None else (best[1], best[2])
+
+
 def bye_bound(n_players: int, sessions: int, team_sizes: Sequence[int] = ()) -> ByeBound:
     """The most even byes for ``n_players`` over ``sessions`` sessions with the fewest byes
     (n mod 4 a session): B = sessions·(n mod 4) byes, each player B // n or one more. Teams of
@@ -563,23 +587,72 @@ def bye_bound(n_players: int, sessions: int, team_sizes: Sequence[int] = ()) -> 
     total = sessions * (n_players % 4)
     base, extra = divmod(total, n_players) if n_players else (0, 0)
     loose = n_players - sum(team_sizes)
-    low = max(0, extra - loose)
-    best: tuple[int, int, int] | None = None
-    if team_sizes:
-        floor_ = [s * base for s in team_sizes]
-        top = max(f + s for f, s in zip(floor_, team_sizes, strict=True))
-        for lo in range(min(floor_), top + 1):
-            for hi in range(lo, top + 1):
-                need = [max(0, lo - f) for f in floor_]
-                room = [min(s, hi - f) for f, s in zip(floor_, team_sizes, strict=True)]
-                if any(a > b for a, b in zip(need, room, strict=True)):
-                    continue
-                if sum(need) <= extra and sum(room) >= low:
-                    if best is None or hi - lo < best[0]:
-                        best = (hi - lo, lo, hi)
-                    break
-    _, team_min, team_max = best or (0, 0, 0)
+    found = _team_range([s * base for s in team_sizes], team_sizes, extra, max(0, extra - loose))
+    team_min, team_max = found or (0, 0)
     return ByeBound(base, base + (1 if extra else 0), team_min, team_max)
+
+
+def _bye_targets(n: int, total: int, groups: list[list[int]]) -> list[int]:
+    """How many of ``total`` byes each team of ``groups`` takes, then (last) the players in no
+    team together: every player total // n or one more, and the team counts in the narrowest
+    range ``bye_bound`` allows. The extra byes beyond the team's least go first to the players
+    in no team (their byes move no team's count), then to the teams in order."""
+    base, extra = divmod(total, n)
+    sizes = [len(g) for g in groups]
+    loose = n - sum(sizes)
+    floor_ = [s * base for s in sizes]
+    lo, hi = _team_range(floor_, sizes, extra, max(0, extra - loose)) or (0, 0)
+    extras = [max(0, lo - f) for f in floor_]
+    spare = extra - sum(extras)
+    to_loose = min(loose, spare)
+    spare -= to_loose
+    for t, (f, s) in enumerate(zip(floor_, sizes, strict=True)):
+        more = min(spare, min(s, hi - f) - extras[t])
+        extras[t] += more
+        spare -= more
+    return [f + e for f, e in zip(floor_, extras, strict=True)] + [loose * base + to_loose]
+
+
+def _bye_plan(
+    turn: list[int], team_of: list[int], groups: list[list[int]], n_byes: int, sessions: int
+) -> list[list[int]]:
+    """Who sits out each of ``sessions`` sessions, ``n_byes`` a session (第十二条一), by
+    ``turn``. Nobody has a second bye before everyone had one, and nobody two in one session;
+    the teams' counts end in the narrowest range there is (``_bye_targets``: with players in no
+    team, those take the byes that would tip the teams apart, or none); on the way each team
+    (and the players in no team, as one) takes its byes at the pace of its target, the one most
+    behind first, so the teams stay even after every session too; and one session's byes come
+    from different teams where there is a choice."""
+    n = len(turn)
+    total = n_byes * sessions
+    if not total:
+        return [[] for _ in range(sessions)]
+    loose = len(groups)  # the players in no team: one more "team" in the targets
+    target = _bye_targets(n, total, groups)
+    unit = [team_of[p] if team_of[p] != -1 else loose for p in range(n)]
+    place = {p: i for i, p in enumerate(turn)}
+    had = [0] * n
+    taken = [0] * (loose + 1)
+    plan: list[list[int]] = []
+    for slot in range(total):
+        if slot % n_byes == 0:
+            plan.append([])
+        out = plan[-1]
+        least = min(had)
+        fresh = [p for p in turn if had[p] == least and p not in out]
+        in_turn = [p for p in fresh if taken[unit[p]] < target[unit[p]]] or fresh
+        teams_out = {unit[p] for p in out if unit[p] != loose}
+
+        def key(p: int, slot: int = slot, teams_out: set[int] = teams_out) -> tuple[Any, ...]:
+            u = unit[p]
+            behind = Fraction(target[u] * (slot + 1), total) - taken[u]
+            return (u in teams_out, -behind, place[p])
+
+        chosen = min(in_turn, key=key)
+        out.append(chosen)
+        had[chosen] += 1
+        taken[unit[chosen]] += 1
+    return plan
 
 
 def schedule(
@@ -599,9 +672,10 @@ def schedule(
     each session, in turns (nobody twice before everyone once); ``fill="substitute"`` adds
     placeholder places 替补1… that the organiser fills with 陪打 (第十二条三(二)), or, given
     ``substitute_names`` (as many as places), those substitutes themselves (``teams`` may list
-    them: they then never sit with their team). Byes go round a turn that interleaves the teams
-    (``_bye_turn``): a team has no second bye before every team had one while the smallest team
-    has members left without one, and no two byes in one session where that can be avoided.
+    them: they then never sit with their team). Byes (``_bye_plan``): the teams' counts end in
+    the narrowest range ``bye_bound`` allows (the players in no team take the byes that would
+    tip the teams apart, or none), stay even after every session where they can, and no team
+    has two byes in one session where that can be avoided.
     Session one has the tables of ``draw_session_one``; its seats are re-ordered with the rest so
     every player's wind spread is at most 1, unless ``keep_draw`` (the draw was already made at
     the venue: its seats stand, and a few spreads of 2 can remain when sessions are 4k).
@@ -633,8 +707,9 @@ def schedule(
     order = list(range(n))
     rng.shuffle(order)
     n_byes = n % 4
-    # the draw's last seats take the first byes, then in turn (第十二条), teams interleaved
-    bye_cycle = _bye_turn(order[::-1], team_of)
+    # the draw's last seats take the first byes, then in turn (第十二条), the teams' counts
+    # kept even on the way and at the end (``_bye_plan``)
+    bye_plan = _bye_plan(order[::-1], team_of, groups, n_byes, sessions)
     plan: list[list[list[int]]] = []
     design = _best_design(n, groups, order)
     if design is not None:
@@ -645,7 +720,7 @@ def schedule(
     ) -> list[list[list[int]]]:
         extra: list[list[list[int]]] = []
         for s in range(start, upto):
-            out = {bye_cycle[(s * n_byes + i) % n] for i in range(n_byes)}
+            out = set(bye_plan[s])
             active = [p for p in order if p not in out]
             tables = _seat_session(active, n_tables, meet, team_of, stream)
             for t in tables:
@@ -687,7 +762,7 @@ def schedule(
         method = f"{design.name}: {used} parallel {'class' if used == 1 else 'classes'}"
         if len(plan) > used:
             method += " + heuristic"
-    byes = [[bye_cycle[(s * n_byes + i) % n] for i in range(n_byes)] for s in range(sessions)]
+    byes = bye_plan
     for tables in plan:
         for t in tables:
             if any(
@@ -720,10 +795,15 @@ def draw_session_one(
     *,
     teams: Mapping[str, Iterable[str]] | None = None,
     fill: Literal["bye", "substitute"] = "bye",
+    sessions: int = 1,
 ) -> SessionSeating:
     """抽签定位 (第六条五(二)): a seeded random draw of tables and seats. It is the first session
-    of ``schedule`` with the same arguments."""
-    return schedule(players, 1, teams=teams, seed=seed, fill=fill).sessions[0]
+    of ``schedule`` with the same arguments. Its byes (a field not divisible by four) can depend
+    on ``sessions``, the sessions they are spread over: with teams and players in no team, the
+    byes that keep the teams even over 1 session (the players in no team) are not those over 5
+    (team players)."""
+    plan = schedule(players, sessions, teams=teams, seed=seed, fill=fill, keep_draw=True)
+    return plan.sessions[0]
 
 
 # --- going on from sessions already played: re-draws and final rounds --------------------------

@@ -26,7 +26,7 @@ from guobiao.cli.util import fail as _fail
 if TYPE_CHECKING:
     from guobiao.tournament.ranking import Standing
     from guobiao.tournament.seating import SessionSeating
-    from guobiao.tournament.store import PlayerRow, Store, TableStatus
+    from guobiao.tournament.store import PlayerRow, Store, TableStatus, WithdrawalLine
 
 __all__ = ["format_points", "tournament"]
 
@@ -977,6 +977,7 @@ def _standing_json(s: Standing, team: str | None, teams: bool) -> dict[str, Any]
     }
     if not teams:
         out["status"] = "ranked"
+        out["left_from"] = None
     return out
 
 
@@ -995,10 +996,12 @@ def _csv_value(key: str, value: Any) -> Any:
     return value
 
 
-def _unranked_json(name: str, team: str | None, status: str, s: Standing | None) -> dict[str, Any]:
+def _unranked_json(
+    name: str, team: str | None, status: str, s: Standing | None, left: WithdrawalLine | None
+) -> dict[str, Any]:
     """A registered player listed after the ranked ones, with no place: ``status`` is why
-    (withdrawn, disqualified: ``Standing.withdrawn``; substitute, disqualified in session, did
-    not play: ``not_ranked``)."""
+    (withdrawn, disqualified: the recorded withdrawal; substitute, disqualified in session, did
+    not play: ``not_ranked``), ``left_from`` the first session a withdrawn player does not play."""
     return {
         "rank": None,
         "tied": False,
@@ -1009,8 +1012,16 @@ def _unranked_json(name: str, team: str | None, status: str, s: Standing | None)
         "best_session": str(s.best_session) if s else None,
         "sessions": len(s.session_points) if s else 0,
         "partial": bool(s.partial) if s else False,
-        "status": status,
+        "status": left.reason if left else status,
+        "left_from": left.from_session if left else None,
     }
+
+
+def _unranked_label(why: str, left: WithdrawalLine | None) -> str:
+    """The terminal's reason for no place: ``withdrawn from session 3`` from the record."""
+    if left is not None:
+        return f"{_UNRANKED_LABELS[left.reason]} from session {left.from_session}"
+    return _UNRANKED_LABELS.get(why, why)
 
 
 _UNRANKED_LABELS = {
@@ -1072,6 +1083,8 @@ def standings(
         info = _info(store, name)
         results = store.table_results(name)
         partial = _partial_tables(store.table_status(name))
+        # who left, and from which session: as recorded (``withdraw``), not guessed from scores
+        left = {w.player: w for w in store.withdrawals(name)}
     team_of = {p: v[1] for p, v in info.players.items()}
     # every registered player is listed: who left, then the others not ranked, no place each
     after: list[tuple[str, str, Standing | None]] = []
@@ -1087,7 +1100,7 @@ def standings(
         ranking = individual_ranking(results)
         after = unplaced(results, info.players)
     rows = [_standing_json(s, team_of.get(s.name), by_team) for s in ranking]
-    rows += [_unranked_json(p, team_of.get(p), why, s) for p, why, s in after]
+    rows += [_unranked_json(p, team_of.get(p), why, s, left.get(p)) for p, why, s in after]
     if not by_team:  # the EMA (MERS) fields in every individual export
         ema = {row["name"]: row for row in ema_rows(ranking, info)}
         for row in rows:
@@ -1146,7 +1159,7 @@ def standings(
     for player, why, found in after:
         table.add_row(
             "—",
-            f"{player} ({_UNRANKED_LABELS.get(why, why)})",
+            f"{player} ({_unranked_label(why, left.get(player))})",
             team_of.get(player) or "",
             format_points(found.standard_points) if found else "—",
             str(found.match_points) if found else "—",

@@ -9,6 +9,7 @@ docs/tournament.md.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -19,7 +20,7 @@ from guobiao.cli.tournament.common import open_cli_store as _store
 from guobiao.cli.util import fail as _fail
 
 if TYPE_CHECKING:
-    from guobiao.tournament.reports import Highlights, SeatedTable
+    from guobiao.tournament.reports import Highlights, SeatedTable, SessionBye
 
 __all__ = ["PAPER_COMMANDS"]
 
@@ -58,7 +59,9 @@ SEATING_COLUMNS = (
     "plays_for",
 )
 """The columns of ``seating --csv``: one row per seat; ``seat`` E S W N at the first hand,
-``substitute`` and ``ranked`` yes/no (a 陪打 is a substitute not ranked, 第十二条三(二))."""
+``substitute`` and ``ranked`` yes/no (a 陪打 is a substitute not ranked, 第十二条三(二)). Then
+one row per player with a bye (轮空, 第十二条一): ``table`` empty, ``seat`` ``bye``."""
+BYE_SEAT = "bye"
 
 
 @click.command()
@@ -66,7 +69,9 @@ SEATING_COLUMNS = (
 @click.option("--session", type=int, required=True, help="Session number, from 1.")
 @output_option("--html", "html_path", "the seating as an HTML page to print and post")
 @output_option("--pdf", "pdf_path", "the seating as PDF, printed by headless Chromium")
-@output_option("--csv", "csv_path", "the seating as CSV, one row per seat (for a spreadsheet)")
+@output_option(
+    "--csv", "csv_path", "the seating as CSV, one row per seat, then one per bye (seat 'bye')"
+)
 @DB_OPTION
 def seating(
     name: str,
@@ -101,7 +106,7 @@ def seating(
     if byes:  # at no table (第十二条一): said, or they would look for their name
         click.echo(byes_text(byes) + " (第十二条一)")
     if csv_path is not None:
-        _write_seating_csv(csv_path, session, tables)
+        _write_seating_csv(csv_path, session, tables, byes)
         click.echo(f"Wrote the seating of session {session} to {csv_path}.", err=True)
     if page:
         _deliver(page, html_path, pdf_path, f"the seating of session {session}")
@@ -137,7 +142,9 @@ def _print_seating(name: str, session: int, tables: list[SeatedTable]) -> None:
         )
 
 
-def _write_seating_csv(path: Path, session: int, tables: list[SeatedTable]) -> None:
+def _write_seating_csv(
+    path: Path, session: int, tables: list[SeatedTable], byes: Sequence[SessionBye]
+) -> None:
     import csv
 
     from guobiao.cli.tournament.common import WINDS
@@ -161,6 +168,11 @@ def _write_seating_csv(path: Path, session: int, tables: list[SeatedTable]) -> N
                             seat.plays_for or "",
                         )
                     )
+            # 轮空 (第十二条一): at no table; a sheet without them had them look for their name
+            for bye in byes:
+                writer.writerow(
+                    (session, "", BYE_SEAT, bye.number, bye.name, bye.team or "", "no", "no", "")
+                )
     except OSError as err:
         _fail(f"cannot write {path}: {err.strerror}")
 

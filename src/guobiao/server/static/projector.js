@@ -40,7 +40,7 @@ function seatingPages(seating) {
         el("span", {class: "wind"}, WIND_LABELS[s.wind]), " ", s.name,
         // a table still in play shows its scores so far with how far it is (5/16)
         s.score !== null && s.score !== undefined ? el("span", {class: "num"}, ` ${s.score}`) : null,
-        s.substitute ? " " : null, seatMark(s))),
+        s.substitute ? " " : null, seatMark(s), s.forfeit ? [" ", forfeitMark(s.plays_for)] : null)),
         t.state === "partial" ? el("li", {class: "in-play"}, `进行中 in play ${partialText(t)}`) : null)))),
     // who sits out: on every page of the seating (第十二条一)
     byesLine(seating.byes)],

@@ -8,7 +8,6 @@ const NAME = tournamentName();
 let ME = null;       // {username, role, csrf}
 let SUMMARY = null;
 let TABLES = [];     // the seating of the chosen session
-let FORFEITS = {};   // the standings' forfeits (弃权): {player: {session: true}}
 let DIRTY = false;   // the referee is typing: live updates must not overwrite the form
 let CONFIRMING = null;  // a correction shown for confirmation: the values it would send
 let CLOCK = null;    // the last clock snapshot (a reset of a clock that has run asks first)
@@ -170,28 +169,16 @@ function showTable() {
     // a substitute: 陪打 (plays the seat, not ranked, 第十二条三(二)), on a line of its own
     // and a forfeit (弃权, 局分 0, 第十三条二(一)) of the player the seat is played for, as the
     // standings page marks it
+    // (the seating's own flag: recorded with the substitution, so shown before any score)
     s.substitute ? el("tr", {class: "mark-row"}, el("td"), el("td", {colspan: 3}, seatMark(s),
-      forfeited(s.plays_for, Number($("session").value)) ? [" ", forfeitMark(s.plays_for)] : null)) : null]));
+      s.forfeit ? [" ", forfeitMark(s.plays_for)] : null)) : null]));
   check();
-}
-
-function forfeited(player, session) {
-  return Boolean(player && FORFEITS[player]?.[session]);
-}
-
-// Who forfeited which session: from the standings' ``by_session`` (a forfeit is recorded with the
-// substitute, before the table's scores).
-async function loadForfeits() {
-  const standings = await api("GET", tApi(NAME, "standings"));
-  FORFEITS = Object.fromEntries(standings.individual.map((r) => [r.name, Object.fromEntries(
-    Object.entries(r.by_session || {}).filter(([, line]) => line.forfeit).map(([n]) => [n, true]))]));
 }
 
 async function loadSession(keepTable) {
   const session = Number($("session").value);
   if (!session) { TABLES = []; showTable(); return; }
-  const [data] = await Promise.all([api("GET", tApi(NAME, "seating", session)),
-    loadForfeits().catch(() => {})]);  // without them the page still enters scores
+  const data = await api("GET", tApi(NAME, "seating", session));
   TABLES = data.tables;
   const before = $("table").value;
   // ✓ complete; a table entered hand by hand and still in play shows how far it is

@@ -13,18 +13,11 @@ function sessionsByPlayer(rows) {
   return Object.fromEntries(rows.map((r) => [r.name, r.by_session || {}]));
 }
 
-function forfeited(player, session) {
-  return Boolean(player && SESSIONS[player]?.[session]?.forfeit);
-}
-
-// A session a withdrawn or disqualified player (the standings' ``status``) no longer played: one
-// with no score after the last they played (第十二条二, 第十三条四).
+// A session a withdrawn or disqualified player no longer plays: from the session of the recorded
+// withdrawal (the standings' ``left_from``) on (第十二条二, 第十三条四); a bye or an absence
+// before it is no withdrawal.
 function leftIn(row, session) {
-  if (row.status !== "withdrawn" && row.status !== "disqualified") return false;
-  const lines = row.by_session || {};
-  const line = lines[session];
-  if (!line || line.score !== null || line.forfeit) return false;
-  return !Object.entries(lines).some(([n, l]) => Number(n) > session && (l.score !== null || l.forfeit));
+  return Boolean(LEFT_LABELS[row.status] && row.left_from && session >= row.left_from);
 }
 
 function sessionCell(row, session) {
@@ -39,12 +32,18 @@ function sessionCell(row, session) {
 
 // why a registered player has no place (the standings' ``status``; 第十二条三(二), 第十三条四)
 const UNRANKED = {
-  "withdrawn": "退出 withdrawn",
-  "disqualified": "取消资格 disqualified",
+  "withdrawn": LEFT_LABELS.withdrawn,
+  "disqualified": LEFT_LABELS.disqualified,
   "substitute": "陪打 substitute only",
   "disqualified in session": "取消本局成绩 disqualified in session",
   "did not play": "未参赛 did not play",
 };
+
+// why no place, with the session a player left from (the recorded withdrawal)
+function unrankedWhy(r) {
+  const why = UNRANKED[r.status] || r.status;
+  return r.left_from ? `${why}, 第${r.left_from}${term("session", "zh")}起 from session ${r.left_from}` : why;
+}
 
 function standingsRows(rows) {
   const head = el("tr", {},
@@ -58,7 +57,7 @@ function standingsRows(rows) {
   const body = rows.map((r) => el("tr", {"data-player": r.name, class: r.status && r.status !== "ranked" ? "unranked" : ""},
     el("td", {class: "rank", title: r.partial ? "部分成绩，未完成 partial results, not final" : null}, r.rank + (r.partial ? "*" : "")),
     el("td", {class: "name"}, r.name, r.status && r.status !== "ranked"
-      ? el("span", {class: "muted unranked-why"}, " (" + (UNRANKED[r.status] || r.status) + ")") : null),
+      ? el("span", {class: "muted unranked-why"}, " (" + unrankedWhy(r) + ")") : null),
     el("td", {class: "muted"}, r.team || "—"),
     el("td", {class: "num strong"}, r.standard),
     el("td", {class: "num"}, r.match),
@@ -88,7 +87,7 @@ function tableCard(session, t) {
     el("table", {class: "seats"}, el("tbody", {}, t.seats.map((s) => el("tr", {},
       el("td", {class: "wind"}, WIND_LABELS[s.wind]),
       el("td", {class: "name"}, s.name, s.substitute ? " " : null, seatMark(s),
-        forfeited(s.plays_for, session) ? [" ", forfeitMark(s.plays_for)] : null),
+        s.forfeit ? [" ", forfeitMark(s.plays_for)] : null),
       el("td", {class: "num"}, s.score ?? "")))))
   );
 }
