@@ -38,6 +38,15 @@ hand of real tiles that makes no winning shape gives a result with ``is_winning`
     ...     print(err)
     more than four of W1 (5)
 
+A tile's or a wind's name where the object belongs raises a ``TypeError`` that says how to
+write it (a wind given as ``"S"`` would otherwise score as no wind at all)::
+
+    >>> try:
+    ...     WinContext(Tile.parse("W5"), seat_wind="S")
+    ... except TypeError as err:
+    ...     print(err)
+    WinContext's seat_wind takes a Wind, such as Wind.parse('S'), not 'S'
+
 Shanten and waits read counts of the 34 playing tiles (a tile is its index)::
 
     >>> from guobiao import shanten, waits

@@ -5,7 +5,7 @@ or failing with a pointer, --seat/--round winds, --rules, --workers/--ray-addres
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, NoReturn, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, NoReturn, Protocol, TypeVar
 
 import click
 
@@ -65,7 +65,13 @@ def parse_hand_or_fail(text: str, refuse: Refuse = say_refusal) -> Hand:
         refuse(str(err), detail=pointer)
 
 
-class WindType(click.ParamType[Wind, Any]):
+if TYPE_CHECKING:
+    _WindParamType = click.ParamType[Wind, Any]
+else:  # at run time the plain class: click 8.1-8.3 take no type parameters, 8.4 only one
+    _WindParamType = click.ParamType
+
+
+class WindType(_WindParamType):
     name = "wind"
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Wind:

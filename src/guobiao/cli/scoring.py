@@ -40,7 +40,9 @@ def _show_hand(hand: Hand, win: Tile, style: str) -> str:
         body = " ".join(t.text(style) for t in meld.tiles)
         parts.append(f"({body})" if meld.is_concealed else f"[{body}]")
     parts.append(" ".join(t.text(style) for t in hand.concealed))
-    parts.append("+ " + win.text(style))
+    parts.append("+" + win.text(style))  # one word: a line never breaks between them
+    if hand.flowers:
+        parts.append(" ".join(t.text(style) for t in hand.flowers))
     return "  ".join(parts)
 
 
@@ -94,9 +96,10 @@ def _print_result(
             console.print("\nNo displayed fan was excluded.")
 
 
-class _FanCommand(click.Command):
-    """``fan``: with --json, a command line that click refuses (an unknown option, --seat Q)
-    is answered on stdout as every refusal of ``fan --json`` is, then said as usual."""
+class _JsonRefusingCommand(click.Command):
+    """``fan`` and ``shanten``: with --json, a command line that click refuses (an unknown
+    option, --seat Q) is answered on stdout as every refusal of ``--json`` is, then said as
+    usual."""
 
     def make_context(
         self,
@@ -115,7 +118,7 @@ class _FanCommand(click.Command):
 
 
 @click.command(
-    cls=_FanCommand,
+    cls=_JsonRefusingCommand,
     epilog=HAND_HELP,
     short_help="Score a winning hand: its fans (番), points and total.",
 )
@@ -329,7 +332,11 @@ def _live(tile: int, counts: list[int], seen: list[int]) -> int:
     return max(0, 4 - counts[tile] - seen[tile])
 
 
-@click.command(epilog=HAND_HELP, short_help="Shanten (向听数), waits and best discards of a hand.")
+@click.command(
+    cls=_JsonRefusingCommand,
+    epilog=HAND_HELP,
+    short_help="Shanten (向听数), waits and best discards of a hand.",
+)
 @click.argument("hand")
 @click.option(
     "--visible",
@@ -337,7 +344,13 @@ def _live(tile: int, counts: list[int], seen: list[int]) -> int:
     default="",
     help="Tiles seen elsewhere (discards, others' melds), left out of the live counts.",
 )
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of tables.")
+@click.option(
+    "--json",
+    "as_json",
+    is_flag=True,
+    help='Print one JSON object instead of tables: {"ok": true, "shanten": ...}, or a refusal '
+    '{"ok": false, "reason": "invalid", "message": ...} (exit code 2).',
+)
 def shanten(hand: str, visible: str, as_json: bool) -> None:
     """Shanten (向听数) of a hand, its waits or useful tiles, and for 14 tiles the best discards.
 
@@ -352,34 +365,35 @@ def shanten(hand: str, visible: str, as_json: bool) -> None:
     """
     from guobiao.core import shanten as sh
 
+    refuse = _json_refusal if as_json else say_refusal
     if not hand.strip():
-        _fail("HAND is empty: give the tiles, e.g. 'W1W1W1W2W3W4W5W6W7W8W9W9W9'")
-    parsed = parse_hand_or_fail(hand)
+        refuse("HAND is empty: give the tiles, e.g. 'W1W1W1W2W3W4W5W6W7W8W9W9W9'")
+    parsed = parse_hand_or_fail(hand, refuse)
     try:
         seen_tiles = parse_tiles(visible)
     except TileParseError as err:
-        _fail(f"--visible: {err}")
+        refuse(f"--visible: {err}")
     counts = [0] * 34
     for tile in parsed.standing:
         counts[tile] += 1
     seen = [0] * 34
     for tile in seen_tiles:
         if tile.is_flower:
-            _fail("--visible: flowers never matter to shanten")
+            refuse("--visible: flowers never matter to shanten")
         seen[tile] += 1
     for meld in parsed.melds:
         for tile in meld.tiles:
             seen[tile] += 1
     melds = len(parsed.melds)
     if melds > 4:
-        _fail(f"a hand has at most 4 melds, not {melds}")
+        refuse(f"a hand has at most 4 melds, not {melds}")
     size = sum(counts)
     over = [str(TILES[t]) for t in range(34) if counts[t] + seen[t] > 4]
     if over:
         where = "between the hand and --visible" if seen_tiles else "in the hand"
-        _fail(f"more than four of {', '.join(over)} {where}")
+        refuse(f"more than four of {', '.join(over)} {where}")
     if size not in (13 - 3 * melds, 14 - 3 * melds):
-        _fail(
+        refuse(
             f"with {melds_text(melds)} a hand has {13 - 3 * melds} or {14 - 3 * melds} standing tiles, "
             f"not {size}"
         )
@@ -391,7 +405,7 @@ def shanten(hand: str, visible: str, as_json: bool) -> None:
     if melds <= 1:
         per_shape["knitted_straight"] = sh.knitted_straight_shanten(counts, melds)
     overall = sh.shanten(counts, melds)
-    out: dict[str, Any] = {"shanten": overall, "by_shape": per_shape}
+    out: dict[str, Any] = {"ok": True, "shanten": overall, "by_shape": per_shape}
     if size == 13 - 3 * melds:
         tiles_out = sh.waits(counts, melds) if overall == 0 else sh.useful_tiles(counts, melds)
         key = "waits" if overall == 0 else "useful"

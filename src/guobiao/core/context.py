@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import IntEnum
 
-from guobiao.core.tiles import TILES, Tile
+from guobiao.core.tiles import TILES, Tile, tile_of_index
 
 __all__ = ["WinContext", "Wind"]
 
@@ -28,14 +28,17 @@ class Wind(IntEnum):
 
     @property
     def tile(self) -> Tile:
+        """The wind's tile: ``F1`` 东 .. ``F4`` 北."""
         return TILES[27 + self]
 
     @property
     def letter(self) -> str:
+        """``E``, ``S``, ``W`` or ``N``."""
         return "ESWN"[self]
 
     @property
     def zh(self) -> str:
+        """``东``, ``南``, ``西`` or ``北``."""
         return "东南西北"[self]
 
     @classmethod
@@ -69,8 +72,23 @@ class WinContext:
 
     def __post_init__(self) -> None:
         if not isinstance(self.win_tile, Tile):
-            object.__setattr__(self, "win_tile", TILES[int(self.win_tile)])
+            object.__setattr__(
+                self, "win_tile", tile_of_index(self.win_tile, "WinContext's win_tile")
+            )
+        if self.seat_wind not in _WINDS or self.round_wind not in _WINDS:
+            _refuse_winds(self.seat_wind, self.round_wind)
         if self.win_tile.is_flower:
             raise ValueError("a flower cannot be the winning tile")
         if not 0 <= self.flowers <= 8:
             raise ValueError(f"flower count must be 0-8, not {self.flowers}")
+
+
+_WINDS: frozenset[int] = frozenset(Wind)
+"""The winds a context takes: a :class:`Wind` (or its number 0-3, which compares equal)."""
+
+
+def _refuse_winds(seat: object, prevalent: object) -> None:
+    """A seat or prevalent wind that is no :class:`Wind` would score as no wind at all: say so."""
+    name, value = ("seat_wind", seat) if seat not in _WINDS else ("round_wind", prevalent)
+    hint = f"Wind.parse({value!r})" if isinstance(value, str) else "Wind.EAST .. Wind.NORTH"
+    raise TypeError(f"WinContext's {name} takes a Wind, such as {hint}, not {value!r}")

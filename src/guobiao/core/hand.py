@@ -24,7 +24,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from guobiao.core.melds import Meld, MeldKind
-from guobiao.core.tiles import TILES, Tile, TileParseError
+from guobiao.core.tiles import TILES, Tile, TileParseError, tile_of_index
 
 __all__ = [
     "Hand",
@@ -53,10 +53,14 @@ class Hand:
     flowers: tuple[Tile, ...] = field(default=())
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "concealed", _sorted(TILES[int(t)] for t in self.concealed))
-        object.__setattr__(self, "flowers", _sorted(TILES[int(t)] for t in self.flowers))
-        if self.win_tile is not None and not isinstance(self.win_tile, Tile):
-            object.__setattr__(self, "win_tile", TILES[int(self.win_tile)])
+        try:
+            object.__setattr__(self, "concealed", _sorted(TILES[int(t)] for t in self.concealed))
+            object.__setattr__(self, "flowers", _sorted(TILES[int(t)] for t in self.flowers))
+            if self.win_tile is not None and not isinstance(self.win_tile, Tile):
+                object.__setattr__(self, "win_tile", TILES[int(self.win_tile)])
+        except (TypeError, ValueError, IndexError):
+            _refuse_tiles(self)
+            raise
         if any(t.is_flower for t in self.concealed):
             raise ValueError("flowers are not standing tiles")
         if any(not t.is_flower for t in self.flowers):
@@ -80,11 +84,29 @@ class Hand:
         return counts
 
     def __str__(self) -> str:
+        """The hand in its grammar (:func:`format_hand`), which :func:`parse_hand` reads back."""
         return format_hand(self)
 
     @classmethod
     def parse(cls, text: str) -> Hand:
+        """:func:`parse_hand`: ``Hand.parse(str(hand)) == hand``."""
         return parse_hand(text)
+
+
+def _refuse_tiles(hand: Hand) -> None:
+    """Say which of a :class:`Hand`'s fields holds something that is no tile (a tile's name, a
+    hand's text), and how to write it instead; return if none does."""
+    for name in ("concealed", "flowers"):
+        tiles = getattr(hand, name)
+        if isinstance(tiles, str):
+            raise TypeError(
+                f"Hand's {name} takes a tuple of Tiles, not the text {tiles!r}: "
+                f"parse_hand({tiles!r}) reads a hand's text"
+            )
+        for tile in tiles:
+            tile_of_index(tile, f"Hand's {name}")
+    if hand.win_tile is not None:
+        tile_of_index(hand.win_tile, "Hand's win_tile")
 
 
 _SUIT_LETTERS = {"m": 0, "p": 9, "s": 18, "z": 27, "f": 34}

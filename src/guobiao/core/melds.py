@@ -5,12 +5,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 
-from guobiao.core.tiles import TILES, Tile
+from guobiao.core.tiles import TILES, Tile, tile_of_index
 
 __all__ = ["Meld", "MeldKind", "melds_text"]
 
 
 class MeldKind(Enum):
+    """The four kinds of declared set; the value is the name JSON lines use (``"chow"``)."""
+
     CHOW = "chow"  # 吃
     PUNG = "pung"  # 碰
     KONG = "kong"  # 明杠 (melded kong, incl. added kong)
@@ -18,10 +20,12 @@ class MeldKind(Enum):
 
     @property
     def size(self) -> int:
+        """Tiles in the set: 3 for a chow or pung, 4 for a kong."""
         return 3 if self in (MeldKind.CHOW, MeldKind.PUNG) else 4
 
     @property
     def is_kong(self) -> bool:
+        """A melded or concealed kong."""
         return self in (MeldKind.KONG, MeldKind.CONCEALED_KONG)
 
 
@@ -41,7 +45,7 @@ class Meld:
 
     def __post_init__(self) -> None:
         if not isinstance(self.tile, Tile):
-            object.__setattr__(self, "tile", TILES[int(self.tile)])
+            object.__setattr__(self, "tile", tile_of_index(self.tile, "Meld's tile"))
         if self.tile.is_flower:
             raise ValueError(f"a meld cannot be made of flowers: {self.tile}")
         if self.kind is MeldKind.CHOW and (not self.tile.is_suited or self.tile.rank > 7):
@@ -55,6 +59,7 @@ class Meld:
 
     @property
     def tiles(self) -> tuple[Tile, ...]:
+        """The set's tiles, lowest first: ``(W1, W2, W3)``, ``(F1, F1, F1, F1)``."""
         t = int(self.tile)
         if self.kind is MeldKind.CHOW:
             return (TILES[t], TILES[t + 1], TILES[t + 2])
@@ -62,9 +67,12 @@ class Meld:
 
     @property
     def is_concealed(self) -> bool:
+        """A concealed kong (暗杠): the only declared set that stays concealed."""
         return self.kind is MeldKind.CONCEALED_KONG
 
     def __str__(self) -> str:
+        """The set in the hand grammar: ``[W1W2W3]`` exposed, ``(B5B5B5B5)`` a concealed kong
+        (without the offering seat, which ``format_hand`` writes as ``[F1F1F1:2]``)."""
         body = "".join(str(t) for t in self.tiles)
         return f"({body})" if self.is_concealed else f"[{body}]"
 

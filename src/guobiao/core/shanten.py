@@ -298,11 +298,22 @@ _FIN: Final[_Cache[int, tuple[int, ...]]] = _Cache(_combined_finals, (1 << 13) /
 _Record = tuple[int, ...]
 
 
+_COUNTS_HINT: Final = (
+    "counts[k] is how many of tile k the hand holds (counts = [0] * 34, then counts[tile] += 1 "
+    "for each tile)"
+)
+
+
 def _check_pattern(key: bytes, size: int) -> None:
     if len(key) != size:
-        raise ValueError("counts must have 34 entries")
-    if sum(key) > 14 or max(key) > 5:
-        raise ValueError("a kind cannot be held more than four times (five when testing a wait)")
+        raise ValueError(f"counts must have 34 entries: {_COUNTS_HINT}")
+    if max(key) > 5:
+        raise ValueError(
+            f"a count of {max(key)}: no tile is held more than four times (five when testing a "
+            f"wait): {_COUNTS_HINT}, not a list of tiles"
+        )
+    if sum(key) > 14:
+        raise ValueError(f"{sum(key)} tiles of one suit: a hand holds at most 14 standing tiles")
 
 
 _HALVES: Final = bytes(c >> 1 for c in range(256))

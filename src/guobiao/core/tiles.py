@@ -48,10 +48,12 @@ class Suit(IntEnum):
 
     @property
     def is_numbered(self) -> bool:
+        """Characters, dots or bamboo: the suits ranked 1-9."""
         return self <= Suit.BAMBOO
 
     @property
     def letter(self) -> str:
+        """The Botzone letter: ``W`` ``B`` ``T`` ``F`` ``J`` ``H``."""
         return "WBTFJH"[self]
 
 
@@ -90,6 +92,7 @@ class Tile(int):
     # -- structure -----------------------------------------------------------------
     @property
     def suit(self) -> Suit:
+        """The tile's family: ``Tile.parse("W5").suit is Suit.CHARACTERS``."""
         return _SUIT_OF[self]
 
     @property
@@ -99,18 +102,22 @@ class Tile(int):
 
     @property
     def is_suited(self) -> bool:
+        """A character, dot or bamboo tile (序数牌)."""
         return int(self) < 27
 
     @property
     def is_honor(self) -> bool:
+        """A wind or a dragon (字牌)."""
         return 27 <= int(self) < 34
 
     @property
     def is_flower(self) -> bool:
+        """One of the eight flowers (花牌), ``H1``-``H8``."""
         return int(self) >= 34
 
     @property
     def is_terminal(self) -> bool:
+        """A 1 or 9 of a suit (老头牌)."""
         return int(self) < 27 and int(self) % 9 in (0, 8)
 
     @property
@@ -120,9 +127,11 @@ class Tile(int):
 
     # -- notations ------------------------------------------------------------------
     def __str__(self) -> str:
+        """The Botzone name, ``W5``, which :meth:`parse` reads back."""
         return _BOTZONE[self]
 
     def __repr__(self) -> str:
+        """``Tile.parse('W5')``: the expression that makes the tile again."""
         return f"Tile.parse({_BOTZONE[self]!r})"
 
     @property
@@ -132,6 +141,7 @@ class Tile(int):
 
     @property
     def chinese(self) -> str:
+        """The Chinese name: ``五万``, ``东风``, ``红中``, ``春``."""
         return _CHINESE[self]
 
     @property
@@ -164,9 +174,33 @@ class Tile(int):
 
     @classmethod
     def from_suit_rank(cls, suit: Suit, rank: int) -> Tile:
+        """The tile of ``suit`` and ``rank`` (:attr:`rank`'s numbering); ValueError off the range."""
         if not 1 <= rank <= _SUIT_SIZE[suit]:
             raise ValueError(f"rank {rank} out of range for {suit.name}")
         return TILES[_SUIT_START[suit] + rank - 1]
+
+
+def not_a_tile(value: object, what: str) -> TypeError | ValueError:
+    """The error to raise when ``what`` was given ``value`` where a :class:`Tile` (or its index
+    0-41) belongs: a tile's name is read by :meth:`Tile.parse`, a hand's text by ``parse_hand``."""
+    if isinstance(value, str):
+        return TypeError(
+            f"{what} takes a Tile, such as Tile.parse({value!r}), not the text {value!r}"
+        )
+    if isinstance(value, int):
+        return ValueError(f"{what}: tile index out of range 0-41: {value}")
+    return TypeError(f"{what} takes a Tile (or its index 0-41), not {type(value).__name__}")
+
+
+def tile_of_index(value: object, what: str) -> Tile:
+    """The :class:`Tile` of an index given as ``what``, or the error :func:`not_a_tile` says."""
+    try:
+        index: int = int(value)  # type: ignore[call-overload]
+    except (TypeError, ValueError):
+        raise not_a_tile(value, what) from None
+    if not 0 <= index < 42:
+        raise not_a_tile(index, what)
+    return TILES[index]
 
 
 def _suit_of(index: int) -> Suit:

@@ -113,6 +113,7 @@ class Fan(Enum):
     MELDED_AND_CONCEALED_KONG = (82, 5, "明暗杠", "Concealed Kong and Melded Kong")
 
     def __str__(self) -> str:
+        """The Chinese and English names: ``九莲宝灯 Nine Gates``."""
         return f"{self.zh} {self.en}"
 
     @classmethod

@@ -31,6 +31,7 @@ class CountedFan:
 
     @property
     def total(self) -> int:
+        """The fan's points times its count."""
         return self.fan.points * self.count
 
     def __str__(self) -> str:
@@ -68,18 +69,22 @@ class FanResult:
 
     @property
     def total(self) -> int:
+        """Every counted fan's points, flowers included."""
         return sum(f.total for f in self.fans)
 
     @property
     def flower_points(self) -> int:
+        """The points of the flowers (花牌, 1 each)."""
         return sum(f.total for f in self.fans if f.fan is Fan.FLOWER_TILES)
 
     @property
     def points_without_flowers(self) -> int:
+        """The total less the flowers: what the 8-point minimum (起和分) is measured on."""
         return self.total - self.flower_points
 
     @property
     def meets_minimum(self) -> bool:
+        """A winning hand of at least :data:`MINIMUM_POINTS` without flowers: a valid win."""
         return self.is_winning and self.points_without_flowers >= MINIMUM_POINTS
 
     def count_of(self, fan: Fan) -> int:
