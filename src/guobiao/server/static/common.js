@@ -67,6 +67,7 @@ const STRINGS = {
     finishedTables: "Finished tables",
     noFinished: "No finished table yet.",
     table: "Table",
+    backToTable: "back to the table",
     deal: "The deal",
     liveHand: "in play",
     noReplay: "No hand is over yet.",
@@ -131,6 +132,7 @@ const STRINGS = {
     finishedTables: "已结束的牌桌",
     noFinished: "还没有结束的牌桌。",
     table: "牌桌",
+    backToTable: "回到牌桌",
     deal: "配牌",
     liveHand: "进行中",
     noReplay: "还没有结束的盘。",
@@ -157,7 +159,7 @@ const TERM_KEYS = [
   ["dealer", "dealer"], ["win", "win", "zh"], ["added_kong", "added_kong", "zh"],
   ["draw", "drawn_hand", "zh"], ["selfDrawn", "self_drawn", "zh"], ["dealIn", "deal_in", "zh"],
   ["points", "fan", "zh"], ["forfeit", "foul", "zh"], ["after", "session_score"],
-  ["flowers", "flower", "zh"], ["dealerMark", "dealer", "zh"],
+  ["flowers", "flower", "zh"], ["dealerMark", "dealer", "zh"], ["rank", "rank"],
   // the end-of-hand breakdown's (explain.js)
   ["payDealIn", "deal_in", "zh"], ["pay_fans", "fan", "zh"], ["pay_flowers", "flowers", "zh"],
   ["pay_penalty", "penalties", "zh"], ["pen_false_win", "false_win", "zh"],
@@ -474,8 +476,21 @@ function syncLabelsBox() {
 }
 document.addEventListener("DOMContentLoaded", syncLabelsBox);
 
+// A tile's name as a screen reader says it, in the page's language: 三万 in 中文; in English the
+// words, not the index ("3m" was read as three metres): 3 Characters, East Wind, Plum.
+const SPOKEN_SUIT = {W: "Characters", B: "Dots", T: "Bamboo"};
+const SPOKEN_HONOR = {F: ["East Wind", "South Wind", "West Wind", "North Wind"], J: ["Red Dragon", "Green Dragon", "White Dragon"],
+  H: ["Spring", "Summer", "Autumn", "Winter", "Plum", "Orchid", "Bamboo flower", "Chrysanthemum"]};
+function tileName(name) {
+  if (!name) return "";
+  if (LANG === "zh") return tileLabel(name);
+  const k = Number(name[1]);
+  if (SPOKEN_SUIT[name[0]]) return `${k} ${SPOKEN_SUIT[name[0]]}`;
+  return (SPOKEN_HONOR[name[0]] || [])[k - 1] || tileIndex(name);
+}
+
 function face(name) {
-  return el("img", {src: `/static/tiles/${name || "back"}.svg`, alt: name ? tileLabel(name) : "",
+  return el("img", {src: `/static/tiles/${name || "back"}.svg`, alt: name ? tileName(name) : "",
     draggable: "false"});
 }
 

@@ -24,11 +24,15 @@ labelsBox.checked = localStorage.getItem("guobiao:labels") !== "0";
 labelsBox.addEventListener("change", () => { localStorage.setItem("guobiao:labels", labelsBox.checked ? "1" : "0"); render(); });
 $("lang").addEventListener("click", () => { toggleLang(); titles(); fillSelect(); render(); });
 
+// The header's link back to the table reads the table's name (the word "Table" beside the name
+// left the name an ellipsis at 360 px); its title says where it leads.
 function titles() {
   for (const id of ["first", "prev", "next", "last"]) $(id).title = t(id);
   $("play").title = t(timer === null ? "play" : "pause");
+  $("room-name").textContent = room ? localName(room.name) : t("table");  // "Table" until it loads
+  $("room-name").title = room ? `${localName(room.name)} · ${t("backToTable")}` : t("backToTable");
 }
-$("table-link").href = `/room/${ROOM}`;
+$("room-name").href = `/room/${ROOM}`;
 
 function token() {
   const keys = roomKeys(ROOM);
@@ -51,7 +55,7 @@ async function loadRoom() {
     hands = data.hands;
     TILES = data.tiles;
   } catch (e) { $("error").textContent = e.message; return; }
-  $("room-name").textContent = localName(room.name);
+  titles();
   fillSelect();
   const over = hands.filter((h) => h.over);
   if (!over.length) { $("error").textContent = t("noReplay"); return; }

@@ -145,17 +145,33 @@ function connect() {
   const token = keys.token || keys.watch_token || keys.invite || "";
   const proto = location.protocol === "https:" ? "wss" : "ws";
   ws = new WebSocket(`${proto}://${location.host}/ws/rooms/${ROOM}?token=${encodeURIComponent(token)}`);
-  const status = (words) => showText($("status"), words);
-  ws.onopen = () => { retry = 0; status(() => t("connected")); };
+  ws.onopen = () => { retry = 0; connStatus(() => t("connected"), false); };
   ws.onmessage = (ev) => receive(JSON.parse(ev.data));
   ws.onclose = (ev) => {
-    status(() => t("disconnected"));
-    if (ev.code === 4410) status(() => state && state.session_end ? t("sessionOver") : t("closed"));
-    if ([4403, 4404, 4429].includes(ev.code)) status(() => refusal ? describe(refusal) : ev.reason);
+    connStatus(() => t("disconnected"), true);
+    if (ev.code === 4410) connStatus(() => state && state.session_end ? t("sessionOver") : t("closed"), false);
+    if ([4403, 4404, 4429].includes(ev.code)) connStatus(() => refusal ? describe(refusal) : ev.reason, true);
     if ([4403, 4404, 4410, 4429].includes(ev.code)) return;  // refused or closed: no retry
     retry = Math.min(retry + 1, 5);
     setTimeout(connect, 500 * retry);
   };
+}
+
+// The connection's state in the header and, while the socket is down (or refused), in a notice
+// over the table: the header's status is hidden on a phone, where a lost connection showed
+// nothing and taps on the hand did nothing. The hand and the claim buttons wait meanwhile. The
+// notice comes after a second down, so that a blip (a reconnection after joining) shows none.
+let offlineTimer = null;
+function connStatus(words, down) {
+  showText($("status"), words);
+  clearTimeout(offlineTimer);
+  const notice = () => {
+    showText($("offline"), down ? words : null);
+    $("offline").hidden = !down;
+    document.body.classList.toggle("offline", down);
+  };
+  if (down && $("offline").hidden) offlineTimer = setTimeout(notice, 1000);
+  else notice();
 }
 
 function send(message) {
@@ -274,7 +290,7 @@ function waitError(e) {
   showText($("wait-error"), () => e.code ? describe({code: e.code, params: e.params, message: e.message}) : e.message);
 }
 function rewriteTexts() {
-  for (const node of [$("status"), $("wait-error")]) if (node.words) node.textContent = node.words();
+  for (const node of [$("status"), $("offline"), $("wait-error")]) if (node.words) node.textContent = node.words();
 }
 
 // -- drawing ---------------------------------------------------------------------------------
@@ -498,8 +514,11 @@ function renderMine(view, me) {
   const hand = el("div", {id: "hand", class: "hand"}, order.map((x, i) => {
     const action = `discard ${x}`;
     const drawn = view.drawn && i === order.length - 1;
-    return tile(x, {button: true, cls: (drawn ? "drawn" : "") + (i === selected ? " selected" : ""),
+    const node = tile(x, {button: true, cls: (drawn ? "drawn" : "") + (i === selected ? " selected" : ""),
       onclick: legal.has(action) ? () => act(action) : null});
+    // what a tap does, as a screen reader says it: "Discard 3 Characters", 打 三万
+    if (legal.has(action)) node.setAttribute("aria-label", `${t("discard")} ${tileName(x)}`);
+    return node;
   }));
   fill(box, hand, el("div", {class: "melds mine"}, meldsOf(view, me), flowersOf(view, me)));
 }
@@ -527,7 +546,11 @@ function renderActions(view) {
       if (mark) marked = true;
       return tile(x, {cls: mark ? "taken" : ""});
     });
-    buttons.push(el("button", {class: `act act-${kind}`, "data-action": action, onclick: () => act(action)},
+    // its name without the key's letter ("Chow 1 Dots 2 Dots 3 Dots", not "… C"); the key apart
+    const name = [t(kind), ...actionTiles(kind, arg, view).map(tileName)].join(" ");
+    const key = KEY_OF[kind] === "Space" ? "Space" : KEY_OF[kind];
+    buttons.push(el("button", {class: `act act-${kind}`, "data-action": action, onclick: () => act(action),
+      "aria-label": name, "aria-keyshortcuts": key},
       el("span", {class: "act-name"}, t(kind)), tiles.length ? el("span", {class: "act-tiles"}, tiles) : null,
       el("kbd", {}, KEY_OF[kind] === "Space" ? t("spaceKey") : KEY_OF[kind] || "")));
   }
@@ -664,8 +687,9 @@ function fitTiles() {
       while (w > 8 && outside()) setW(box, --w);
       return w;
     };
-    box.classList.remove("open-rows");
-    const w = fit(Math.floor(wide ? Math.min(cap, box.clientWidth / 4.6) : Math.min(24, (box.clientWidth - 4) / 1.25)));
+    box.classList.remove("open-rows", "two-cols");
+    let w = fit(Math.floor(wide ? Math.min(cap, box.clientWidth / 4.6) : Math.min(24, (box.clientWidth - 4) / 1.25)));
+    if (!wide && w < 20) w = twoColumns(box, w, fit);
     // a hand laid open at the end: a column of tiles lying across the strip, or upright in rows
     // where that makes them larger (held sideways, a phone's column left them 14-16 px)
     if (box.querySelector(".revealed")) {
@@ -682,6 +706,17 @@ function fitTiles() {
   const melds = top.querySelector(".melds .meld") !== null;
   setW(top, Math.min(cap, top.clientWidth / 24, wide ? innerHeight / (open ? 19 : melds ? 25 : 30) : 26));
   fitPond();  // after the rest: the pond is what is left
+}
+
+// Upright, a side seat's melds two abreast where one column of them left small tiles (four melds
+// and flowers at 360x640: 14 px): kept where its tiles are larger (18 px), else one column again.
+function twoColumns(box, w, fit) {
+  if (box.querySelectorAll(".melds > *").length < 2) return w;
+  box.classList.add("two-cols");
+  const two = fit(Math.floor(Math.min(24, (box.clientWidth - 2) / 2)));
+  if (two > w) return two;
+  box.classList.remove("two-cols");
+  return fit(w);
 }
 
 function poolCap() { return Math.min(50, Math.max(22, innerHeight / 22)); }  // 49 px on a 1080 px screen
@@ -881,7 +916,8 @@ addEventListener("keydown", (ev) => {
   const typing = ev.target.matches("input:not([type=checkbox]):not([type=radio]), select, textarea");
   if (ev.ctrlKey || ev.metaKey || ev.altKey || typing) return;
   if (!$("overlay").hidden) {
-    if (ev.key === "Enter" && $("continue")) { ev.preventDefault(); $("continue").click(); }
+    if (ev.key === "Tab") trapFocus(ev);
+    if (ev.key === "Enter" && $("continue") && !$("continue").disabled) { ev.preventDefault(); $("continue").click(); }
     if (ev.key === "Escape") closeOverlay();
     return;
   }
@@ -908,13 +944,40 @@ addEventListener("keydown", (ev) => {
 });
 
 // -- the end of a hand and of the session -------------------------------------------------------
+// The end of a hand or of the session: a dialog named by its title, the focus on its first
+// button (Tab went to the table under it), given back where it was when it closes.
+let focusBefore = null;
 function showOverlay(kind, children, buttons) {
   overlayKind = kind;
   fill($("overlay-body"), children, el("div", {class: "overlay-buttons"}, buttons));
+  const body = $("overlay-body");
+  const title = body.querySelector("h2");
+  if (title) title.id = "overlay-title";
+  body.setAttribute("role", "dialog");
+  body.setAttribute("aria-modal", "true");
+  body.setAttribute("aria-labelledby", "overlay-title");
+  if ($("overlay").hidden) focusBefore = document.activeElement;
   $("overlay").hidden = false;
+  const first = body.querySelector(".overlay-buttons button:not([disabled]), .overlay-buttons a");
+  if (first) first.focus({preventScroll: true});
 }
 
-function closeOverlay() { $("overlay").hidden = true; overlayKind = null; }
+function closeOverlay() {
+  $("overlay").hidden = true;
+  overlayKind = null;
+  if (focusBefore && focusBefore.isConnected && focusBefore !== document.body) focusBefore.focus({preventScroll: true});
+  focusBefore = null;
+}
+
+// The dialog keeps the focus: Tab and Shift+Tab go round its links and buttons.
+function trapFocus(ev) {
+  const items = [...$("overlay-body").querySelectorAll("a[href], button:not([disabled])")];
+  if (!items.length) return;
+  const [first, last] = [items[0], items[items.length - 1]];
+  const inside = $("overlay-body").contains(document.activeElement);
+  if (ev.shiftKey && (document.activeElement === first || !inside)) { ev.preventDefault(); last.focus(); }
+  else if (!ev.shiftKey && (document.activeElement === last || !inside)) { ev.preventDefault(); first.focus(); }
+}
 
 function showHandEnd(msg) {
   shownHand = msg.hand_number;
@@ -949,14 +1012,37 @@ function showHandEnd(msg) {
   tick();
 }
 
+// Each place's rank by its score: 1 and one more for every higher score, shared by a tie ("2=").
+function ranks(scores) {
+  return scores.map((s) => {
+    const rank = 1 + scores.filter((o) => o > s).length;
+    return scores.filter((o) => o === s).length > 1 ? `${rank}=` : String(rank);
+  });
+}
+
+// Standard points as the printed papers write them (tournament/ranking.py format_points): the
+// server's exact fraction "3/2" as 1 1/2, "-7/3" as -2 1/3.
+function pointsText(text) {
+  const found = /^(-?)(\d+)\/(\d+)$/.exec(String(text ?? ""));
+  if (!found) return text ?? "—";
+  const [, sign, num, den] = found;
+  const [whole, rest] = [Math.floor(Number(num) / Number(den)), Number(num) % Number(den)];
+  if (!rest) return `${sign}${whole}`;
+  return whole ? `${sign}${whole} ${rest}/${den}` : `${sign}${rest}/${den}`;
+}
+
+// The session over: the places by rank, each with its score and standard points, yours marked.
 function showSessionEnd(msg) {
   shownSession = true;
   const order = [0, 1, 2, 3].sort((a, b) => msg.scores[b] - msg.scores[a]);
+  const rank = ranks(msg.scores);
+  const you = state ? state.you : null;
   showOverlay("session_end", [el("h2", {}, t("sessionEnd")),
-    el("table", {class: "deltas"},
-      el("tr", {}, el("th", {}), el("th", {}, t("score")), el("th", {}, t("stdPoints"))),
-      order.map((i) => el("tr", {}, el("td", {}, levelName(msg.names[i])), el("td", {class: "num"}, msg.scores[i]),
-        el("td", {class: "num"}, msg.standard_points[i] ?? "—")))),
+    el("table", {class: "deltas standings"},
+      el("tr", {}, el("th", {class: "num"}, t("rank")), el("th", {}), el("th", {class: "num"}, t("score")), el("th", {class: "num"}, t("stdPoints"))),
+      order.map((i) => el("tr", {class: i === you ? "me" : ""}, el("td", {class: "num rank"}, rank[i]),
+        el("td", {}, levelName(msg.names[i]), i === you ? ` (${t("you")})` : ""), el("td", {class: "num"}, msg.scores[i]),
+        el("td", {class: "num"}, pointsText(msg.standard_points[i]))))),
     el("p", {class: "links"}, el("a", {href: `/room/${ROOM}/replay`, id: "replay-link"}, t("replayHands")),
       el("a", {href: "/"}, t("lobby")))],
   [el("button", {onclick: closeOverlay}, t("close"))]);
