@@ -15,12 +15,23 @@ give the context of the win::
     (91, True)
 
 Tiles are ``Tile`` (an int 0-41, named ``W1``..``W9`` 万, ``B1``..``B9`` 饼, ``T1``..``T9`` 条,
-``F1``..``F4`` 东南西北, ``J1``..``J3`` 中发白, ``H1``..``H8`` flowers; or compact ``5m``)::
+``F1``..``F4`` 东南西北, ``J1``..``J3`` 中发白, ``H1``..``H8`` flowers; or compact ``5m``, or
+Chinese ``五万``)::
 
     >>> from guobiao import TILES, Tile
     >>> tile = Tile.parse("5m")
     >>> str(tile), tile.chinese, int(tile), TILES[4] == tile
     ('W5', '五万', 4, True)
+
+Text goes both ways: ``str`` writes what ``parse`` reads, and ``repr`` is the expression that
+makes the object again::
+
+    >>> from guobiao import Hand, Meld
+    >>> hand = Hand.parse("[一万二万三万][东风东风东风:2]四饼五饼六饼七条八条一饼一饼 +九条")
+    >>> hand
+    Hand.parse('[W1W2W3][F1F1F1:2]B1B1B4B5B6T7T8 +T9')
+    >>> str(hand.melds[1]), Meld.parse("[111z:2]") == hand.melds[1]
+    ('[F1F1F1:2]', True)
 
 Bad input raises a ``ValueError``: ``TileParseError`` (with the ``position`` in the text) for
 text that is no hand, ``InvalidHandError`` from ``calculate`` for tiles no real hand holds; a

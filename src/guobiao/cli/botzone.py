@@ -13,13 +13,12 @@ from rich.console import Console
 from rich.table import Table
 
 from guobiao.bots import BOT_KINDS, BOT_LEVELS
-from guobiao.cli.options import OVERWRITE_OPTION, parallel_options
+from guobiao.cli.options import OVERWRITE_OPTION, RULES, parallel_options
 from guobiao.cli.util import INTERRUPTED, prepare_log_dir
 from guobiao.cli.util import console as _console
 from guobiao.cli.util import count as count_of
 from guobiao.cli.util import fail as _fail
 from guobiao.cli.util import no_progress as _no_progress
-from guobiao.scoring.calculator import PROFILES
 
 __all__ = ["arena", "botzone_bot", "replay"]
 
@@ -354,7 +353,7 @@ def _one_line(text: str, limit: int = 500) -> str:
 )
 @click.option(
     "--rules",
-    type=click.Choice(PROFILES),
+    type=RULES,
     default="botzone",
     show_default=True,
     help="Fan profile that decides HU (botzone: as the Botzone judge counts, docs/rules.md §20).",

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, NoReturn, Protocol, TypeVar
+from unicodedata import east_asian_width
 
 import click
 
@@ -19,6 +20,7 @@ from guobiao.scoring.calculator import PROFILES
 __all__ = [
     "HAND_HELP",
     "OVERWRITE_OPTION",
+    "RULES",
     "RULES_OPTION",
     "WIND",
     "Refuse",
@@ -39,7 +41,9 @@ HAND grammar (white space ignored):
   H1H2          flowers, anywhere outside melds
 Tiles: W1-W9 万 characters, B1-B9 饼 dots, T1-T9 条 bamboo, F1-F4 东南西北,
 J1-J3 中发白, H1-H8 flowers; or compact: 123m 456p 789s 1234567z (东南西北中发白)
-12f (flowers), e.g. "[123m][111z]456p78s +9s"."""
+12f (flowers), e.g. "[123m][111z]456p78s +9s"; or the Chinese names and
+glyphs 'guobiao tiles' shows (一万..九条, 东风 南风 西风 北风, 红中 发财 白板,
+春..菊; also 东..白 alone), e.g. "[一万二万三万][东风东风东风]四饼五饼六饼"."""
 
 
 class Refuse(Protocol):
@@ -60,8 +64,9 @@ def parse_hand_or_fail(text: str, refuse: Refuse = say_refusal) -> Hand:
         return parse_hand(text)
     except TileParseError as err:
         pointer = ""
-        if err.position is not None:
-            pointer = f"\n  {text}\n  {' ' * err.position}^"
+        if err.position is not None:  # under the place: a Chinese name is two columns wide
+            width = sum(2 if east_asian_width(ch) in "WF" else 1 for ch in text[: err.position])
+            pointer = f"\n  {text}\n  {' ' * width}^"
         refuse(str(err), detail=pointer)
 
 
@@ -86,9 +91,12 @@ class WindType(_WindParamType):
 WIND = WindType()
 
 
+RULES = click.Choice(PROFILES, case_sensitive=False)
+"""A fan profile's name in any case (``MIL``); the command gets its canonical spelling (``mil``)."""
+
 RULES_OPTION = click.option(
     "--rules",
-    type=click.Choice(PROFILES),
+    type=RULES,
     default=DEFAULT_RULES,
     show_default=True,
     help="Fan profile: 1998 (the rules text), mil (modern reference reading) or botzone (mil as "

@@ -18,7 +18,7 @@ from guobiao.cli.util import fail as _fail
 from guobiao.core.context import WinContext, Wind
 from guobiao.core.hand import Hand, format_hand, parse_tiles
 from guobiao.core.melds import melds_text
-from guobiao.core.tiles import TILES, Tile, TileParseError
+from guobiao.core.tiles import MARK, TILES, Tile, TileParseError
 from guobiao.scoring.calculator import calculate
 from guobiao.scoring.fans import Fan
 from guobiao.scoring.result import MINIMUM_POINTS, FanResult, InvalidHandError
@@ -33,12 +33,17 @@ __all__ = ["fan", "shanten", "tiles"]
 
 
 def _show_hand(hand: Hand, win: Tile, style: str) -> str:
+    """The hand's line, in ``style``'s tile names, as ``guobiao fan`` reads it back."""
     if style == "botzone":
         return format_hand(Hand(hand.concealed, hand.melds, win, hand.flowers))
     parts = []
     for meld in hand.melds:
-        body = " ".join(t.text(style) for t in meld.tiles)
-        parts.append(f"({body})" if meld.is_concealed else f"[{body}]")
+        names = [t.text(style) for t in meld.tiles]
+        if meld.claimed is not None:
+            names[meld.tiles.index(meld.claimed)] += MARK
+        body = " ".join(names)
+        seat = f":{meld.offered_by}" if meld.offered_by is not None else ""
+        parts.append(f"({body})" if meld.is_concealed else f"[{body}{seat}]")
     parts.append(" ".join(t.text(style) for t in hand.concealed))
     parts.append("+" + win.text(style))  # one word: a line never breaks between them
     if hand.flowers:
@@ -460,8 +465,8 @@ def shanten(hand: str, visible: str, as_json: bool) -> None:
 
 @click.command(short_help="Every tile in each notation (Botzone, compact, 中文, glyph).")
 def tiles() -> None:
-    """Show every tile in each notation (Botzone, compact, 中文, glyph): any of the first
-    two is read wherever a command takes tiles.
+    """Show every tile in each notation (Botzone, compact, 中文, glyph): any of them is read
+    wherever a command takes tiles.
 
     \b
     Example:

@@ -22,6 +22,10 @@ class Wind(IntEnum):
         """The wind's letter, ``E`` ``S`` ``W`` ``N``, as :meth:`parse` reads it."""
         return "ESWN"[self]
 
+    def __repr__(self) -> str:
+        """``Wind.SOUTH``: the expression that names the wind."""
+        return f"Wind.{self.name}"
+
     def __format__(self, spec: str) -> str:
         # f"{wind}" is its letter, as str(); a numeric spec formats its number
         return str(self) if not spec else int.__format__(self, spec)
@@ -69,6 +73,24 @@ class WinContext:
     seat_wind: Wind = Wind.EAST
     round_wind: Wind = Wind.EAST
     flowers: int = 0
+
+    def __repr__(self) -> str:
+        """``WinContext(Tile.parse('W5'), self_drawn=True, seat_wind=Wind.SOUTH)``: the expression
+        that makes the context again, naming what differs from the defaults."""
+        given = [
+            f"{name}={value!r}"
+            for name, value, default in (
+                ("self_drawn", self.self_drawn, False),
+                ("fourth_tile", self.fourth_tile, False),
+                ("kong", self.kong, False),
+                ("last_tile", self.last_tile, False),
+                ("seat_wind", self.seat_wind, Wind.EAST),
+                ("round_wind", self.round_wind, Wind.EAST),
+                ("flowers", self.flowers, 0),
+            )
+            if value != default
+        ]
+        return f"WinContext({', '.join([repr(self.win_tile), *given])})"
 
     def __post_init__(self) -> None:
         if not isinstance(self.win_tile, Tile):

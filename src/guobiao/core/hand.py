@@ -3,19 +3,27 @@
 Grammar (white space is ignored between tokens)::
 
     hand   := part* [ "+" tile ]
-    part   := "[" tiles [ ":" seat ] "]"      an exposed meld (chow, pung or kong), seat 1/2/3 = offered by
+    part   := "[" mtiles [ ":" seat ] "]"     an exposed meld (chow, pung or kong), seat 1/2/3 = offered by
             | "(" tiles ")"                   a concealed kong (4 equal tiles)
             | tiles                           standing tiles; flowers (H1-H8 / 1f-8f) go to the flowers
-    tiles  := ( botzone | compact )+
+    tiles  := ( botzone | compact | chinese | glyph )+
+    mtiles := tiles, with "*" after the claimed tile (if known): [W3W4*W5:3], [34*5m:3]
     botzone:= [WBTFJH] digit                  W1 .. J3, H1 .. H8
     compact:= digit+ [mpszf]                  123m, 1234567z (东南西北中发白), 12f
+    chinese:= Tile.chinese's names            一万 .. 九条, 东风 .. 北风, 红中 发财 白板, 春 .. 菊;
+                                              also 东 南 西 北 中 发 白, 萬 筒 索, 發
+    glyph  := Tile.glyph's characters         🀇 .. 🀡, 🀀 .. 🀆, 🀢 .. 🀩
     digit  := 0-9                             ASCII only: not '²', '①' or '١'
 
 A meld is never empty; each of the 8 flowers is a single tile, so a flower named twice is refused.
+The Chinese names never overlap when read longest first (东风 is F1, never 东 then 风: no name
+starts with 风), so they need no separator, though white space may stand between any tiles.
 
-The tile after ``+`` is the winning tile. Examples: ``[W1W2W3][F1F1F1]B4B5B6T7T8 +T9`` and its compact
-equivalent ``[123m][111z]456p78s +9s``. :func:`format_hand` writes either form and
-``parse_hand(format_hand(h)) == h``.
+The tile after ``+`` is the winning tile. Examples: ``[W1W2W3][F1F1F1]B4B5B6T7T8 +T9``, its compact
+equivalent ``[123m][111z]456p78s +9s`` and ``[一万二万三万][东风东风东风]四饼五饼六饼七条八条 +九条``.
+:func:`format_hand` writes each form (``compact=True``, ``style="chinese"``) and
+``parse_hand(format_hand(h)) == h``; ``str(hand)`` is the Botzone form and ``repr(hand)``
+``Hand.parse('...')``.
 """
 
 from __future__ import annotations
@@ -23,8 +31,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from guobiao.core.melds import Meld, MeldKind
-from guobiao.core.tiles import TILES, Tile, TileParseError, tile_of_index
+from guobiao.core.melds import Meld, format_meld, read_meld
+from guobiao.core.tiles import TILES, Tile, TileParseError, format_tiles, read_tiles, tile_of_index
 
 __all__ = [
     "Hand",
@@ -53,11 +61,13 @@ class Hand:
     flowers: tuple[Tile, ...] = field(default=())
 
     def __post_init__(self) -> None:
-        try:
-            object.__setattr__(self, "concealed", _sorted(TILES[int(t)] for t in self.concealed))
-            object.__setattr__(self, "flowers", _sorted(TILES[int(t)] for t in self.flowers))
+        try:  # TILES[t] takes an int (a Tile, numpy's): never a str such as "123", never 3.0
+            object.__setattr__(self, "concealed", _sorted(TILES[t] for t in self.concealed))
+            object.__setattr__(self, "flowers", _sorted(TILES[t] for t in self.flowers))
             if self.win_tile is not None and not isinstance(self.win_tile, Tile):
-                object.__setattr__(self, "win_tile", TILES[int(self.win_tile)])
+                object.__setattr__(
+                    self, "win_tile", tile_of_index(self.win_tile, "Hand's win_tile")
+                )
         except (TypeError, ValueError, IndexError):
             _refuse_tiles(self)
             raise
@@ -87,6 +97,11 @@ class Hand:
         """The hand in its grammar (:func:`format_hand`), which :func:`parse_hand` reads back."""
         return format_hand(self)
 
+    def __repr__(self) -> str:
+        """``Hand.parse('[W1W2W3]W4W5W6B1B1B1T7T8T9F1 +F1')``: the expression that makes the
+        hand again."""
+        return f"Hand.parse({format_hand(self)!r})"
+
     @classmethod
     def parse(cls, text: str) -> Hand:
         """:func:`parse_hand`: ``Hand.parse(str(hand)) == hand``."""
@@ -107,90 +122,6 @@ def _refuse_tiles(hand: Hand) -> None:
             tile_of_index(tile, f"Hand's {name}")
     if hand.win_tile is not None:
         tile_of_index(hand.win_tile, "Hand's win_tile")
-
-
-_SUIT_LETTERS = {"m": 0, "p": 9, "s": 18, "z": 27, "f": 34}
-_SUIT_RANKS = {"m": 9, "p": 9, "s": 9, "z": 7, "f": 8}
-_BOTZONE_LETTERS = {
-    "W": (0, 9),
-    "B": (9, 9),
-    "T": (18, 9),
-    "F": (27, 4),
-    "J": (31, 3),
-    "H": (34, 8),
-}
-# ASCII digits only: str.isdigit() also accepts '²' or '①', which int() refuses.
-_DIGITS = frozenset("0123456789")
-
-
-def _read_tiles(text: str, pos: int, stop: str) -> tuple[list[tuple[Tile, int]], int]:
-    """Read tiles from ``pos`` until a character in ``stop`` or the end; return (tile, position) pairs."""
-    out: list[tuple[Tile, int]] = []
-    n = len(text)
-    while pos < n and text[pos] not in stop:
-        ch = text[pos]
-        if ch.isspace():
-            pos += 1
-        elif ch in "WBTFJHwbtfjh":
-            base, size = _BOTZONE_LETTERS[ch.upper()]
-            if pos + 1 >= n or text[pos + 1] not in _DIGITS:
-                raise TileParseError(
-                    f"'{ch}' must be followed by a digit", text[pos : pos + 2], pos
-                )
-            rank = int(text[pos + 1])
-            if not 1 <= rank <= size:
-                raise TileParseError("no such tile", text[pos : pos + 2], pos)
-            out.append((TILES[base + rank - 1], pos))
-            pos += 2
-        elif ch in _DIGITS:
-            start = pos
-            while pos < n and text[pos] in _DIGITS:
-                pos += 1
-            if pos >= n or text[pos] not in "mpszfMPSZF":
-                raise TileParseError(
-                    "digits must end with a suit letter m, p, s, z or f",
-                    text[start : pos + 1],
-                    start,
-                )
-            letter = text[pos].lower()
-            for i in range(start, pos):
-                rank = int(text[i])
-                if not 1 <= rank <= _SUIT_RANKS[letter]:
-                    raise TileParseError("no such tile", f"{text[i]}{letter}", i)
-                out.append((TILES[_SUIT_LETTERS[letter] + rank - 1], i))
-            pos += 1
-        else:
-            raise TileParseError("unexpected character", ch, pos)
-    return out, pos
-
-
-def _meld_from(
-    tiles: list[tuple[Tile, int]], start: int, concealed: bool, seat: int | None
-) -> Meld:
-    kinds = sorted(t for t, _ in tiles)
-    where = "".join(str(t) for t in kinds)
-    if not kinds:
-        raise TileParseError("an empty meld: a meld holds a chow, pung or kong", "", start)
-    if any(t.is_flower for t in kinds):
-        raise TileParseError("a meld cannot contain flowers", where, start)
-    if concealed:
-        if len(kinds) != 4 or len(set(kinds)) != 1:
-            raise TileParseError("a concealed kong (...) needs four equal tiles", where, start)
-        return Meld(MeldKind.CONCEALED_KONG, kinds[0])
-    if len(kinds) == 4 and len(set(kinds)) == 1:
-        return Meld(MeldKind.KONG, kinds[0], seat)
-    if len(kinds) == 3 and len(set(kinds)) == 1:
-        return Meld(MeldKind.PUNG, kinds[0], seat)
-    first = kinds[0]
-    if (
-        len(kinds) == 3
-        and first.is_suited
-        and first.rank <= 7
-        and kinds[1] == first + 1
-        and kinds[2] == first + 2
-    ):
-        return Meld(MeldKind.CHOW, first, seat)
-    raise TileParseError("not a chow, pung or kong", where, start)
 
 
 def duplicate_flower(flowers: Iterable[Tile]) -> Tile | None:
@@ -233,31 +164,12 @@ def parse_hand(text: str) -> Hand:
         if ch.isspace():
             pos += 1
         elif ch in "[(":
-            close = "]" if ch == "[" else ")"
-            tiles, end = _read_tiles(text, pos + 1, "]):")
-            seat: int | None = None
-            if end < n and text[end] == ":" and ch == "[":
-                digit_at = end + 1
-                while digit_at < n and text[digit_at].isspace():
-                    digit_at += 1
-                if digit_at >= n or text[digit_at] not in "123":
-                    raise TileParseError(
-                        "':' must be followed by the offering seat 1, 2 or 3",
-                        text[end : digit_at + 1],
-                        end,
-                    )
-                seat = int(text[digit_at])
-                end = digit_at + 1
-                while end < n and text[end].isspace():
-                    end += 1
-            if end >= n or text[end] != close:
-                raise TileParseError(f"'{ch}' is not closed by '{close}'", text[pos:end], pos)
-            melds.append(_meld_from(tiles, pos, ch == "(", seat))
-            pos = end + 1
+            meld, pos = read_meld(text, pos)
+            melds.append(meld)
         elif ch == "+":
             if win_tile is not None:
                 raise TileParseError("only one winning tile may follow '+'", text[pos:], pos)
-            tiles, end = _read_tiles(text, pos + 1, "[(+])")
+            tiles, end = read_tiles(text, pos + 1, "[(+])")
             if not tiles:
                 raise TileParseError("'+' must be followed by the winning tile", text[pos:end], pos)
             if tiles[0][0].is_flower:
@@ -271,7 +183,7 @@ def parse_hand(text: str) -> Hand:
         elif ch in "])":
             raise TileParseError(f"'{ch}' closes nothing", ch, pos)
         else:
-            tiles, pos = _read_tiles(text, pos, "[(+])")
+            tiles, pos = read_tiles(text, pos, "[(+])")
             for tile, at in tiles:
                 if tile.is_flower:
                     _add_flower(flowers, tile, at)
@@ -280,48 +192,25 @@ def parse_hand(text: str) -> Hand:
     return Hand(tuple(concealed), tuple(melds), win_tile, tuple(flowers))
 
 
-def format_tiles(tiles: Iterable[Tile], compact: bool = False) -> str:
-    """Write tiles in Botzone form (``W1W2W3``) or compact form (``123m``)."""
-    if not compact:
-        return "".join(str(t) for t in tiles)
-    out: list[str] = []
-    digits: list[str] = []
-    letter = ""
-    for tile in tiles:
-        code = tile.compact
-        if code[1] != letter and digits:
-            out.append("".join(digits) + letter)
-            digits = []
-        letter = code[1]
-        digits.append(code[0])
-    if digits:
-        out.append("".join(digits) + letter)
-    return "".join(out)
-
-
-def format_hand(hand: Hand, compact: bool = False) -> str:
-    """Write a hand so that :func:`parse_hand` reads it back unchanged."""
-    parts: list[str] = []
-    for meld in hand.melds:
-        body = format_tiles(meld.tiles, compact)
-        if meld.is_concealed:
-            parts.append(f"({body})")
-        elif meld.offered_by is not None:
-            parts.append(f"[{body}:{meld.offered_by}]")
-        else:
-            parts.append(f"[{body}]")
-    parts.append(format_tiles(hand.concealed, compact))
+def format_hand(hand: Hand, compact: bool = False, *, style: str = "botzone") -> str:
+    """Write a hand so that :func:`parse_hand` reads it back unchanged: its tiles in Botzone
+    names, compact (``compact=True``, ``[123m]456p``) or another ``style`` of
+    :meth:`~guobiao.core.tiles.Tile.text` (``chinese``: ``[一万二万三万]四饼五饼六饼``; ``glyph``)."""
+    parts = [format_meld(meld, compact, style=style) for meld in hand.melds]
+    parts.append(format_tiles(hand.concealed, compact, style=style))
     text = "".join(parts)
     if hand.win_tile is not None:
-        text += " +" + format_tiles((hand.win_tile,), compact)
+        text += " +" + format_tiles((hand.win_tile,), compact, style=style)
     if hand.flowers:
-        text += " " + format_tiles(hand.flowers, compact)
+        text += " " + format_tiles(hand.flowers, compact, style=style)
     return text
 
 
 def parse_tiles(text: str) -> tuple[Tile, ...]:
-    """Read a plain run of tiles (no melds, no '+')."""
-    tiles, end = _read_tiles(text, 0, "[(+])")
+    """Read a plain run of tiles (no melds, no '+') in any notation: ``W1W2``, ``12m``, ``一万二万``."""
+    if not isinstance(text, str):
+        raise TypeError(f"parse_tiles takes tiles' text (a str), not {type(text).__name__}")
+    tiles, end = read_tiles(text, 0, "[(+])")
     if end < len(text):
         raise TileParseError("unexpected character", text[end], end)
     return tuple(t for t, _ in tiles)

@@ -13,11 +13,14 @@ index  Botzone   compact                 中文
 34-41  H1..H8    1f..8f                  春 夏 秋 冬 梅 兰 竹 菊
 ====== ========= ====================== =====================
 
-``str(tile)`` is the Botzone name; :meth:`Tile.parse` reads any of the three notations.
+``str(tile)`` is the Botzone name; :meth:`Tile.parse` reads any of the notations (and the glyph),
+and a hand's text (``parse_hand``) may use any of them too: ``W1W2W3``, ``123m``, ``一万二万三万``.
 """
 
 from __future__ import annotations
 
+import operator
+from collections.abc import Iterable
 from enum import IntEnum
 from typing import Final
 
@@ -45,6 +48,10 @@ class Suit(IntEnum):
     WINDS = 3  # 风 F / z1-4
     DRAGONS = 4  # 箭 J / z5-7
     FLOWERS = 5  # 花 H / f
+
+    def __repr__(self) -> str:
+        """``Suit.DOTS``: the expression that names the suit."""
+        return f"Suit.{self.name}"
 
     @property
     def is_numbered(self) -> bool:
@@ -151,14 +158,11 @@ class Tile(int):
 
     def text(self, style: str = "botzone") -> str:
         """The tile written in ``style``: ``botzone`` (W5), ``compact`` (5m), ``chinese`` (五万)
-        or ``glyph`` (🀋)."""
-        if style == "glyph":
-            return _GLYPH[self]
-        if style == "chinese":
-            return _CHINESE[self]
-        if style == "compact":
-            return _COMPACT[self]
-        return _BOTZONE[self]
+        or ``glyph`` (🀋); :meth:`parse` reads each back. ValueError for another style."""
+        names = _STYLES.get(style)
+        if names is None:
+            raise ValueError(f"no tile style {style!r}: choose one of {', '.join(_STYLES)}")
+        return names[self]
 
     @classmethod
     def parse(cls, text: str) -> Tile:
@@ -194,9 +198,9 @@ def not_a_tile(value: object, what: str) -> TypeError | ValueError:
 
 def tile_of_index(value: object, what: str) -> Tile:
     """The :class:`Tile` of an index given as ``what``, or the error :func:`not_a_tile` says."""
-    try:
-        index: int = int(value)  # type: ignore[call-overload]
-    except (TypeError, ValueError):
+    try:  # an int, or what stands for one (numpy's): never a str of digits, never a float
+        index = operator.index(value)  # type: ignore[arg-type]
+    except TypeError:
         raise not_a_tile(value, what) from None
     if not 0 <= index < 42:
         raise not_a_tile(index, what)
@@ -277,3 +281,107 @@ def _names() -> dict[str, Tile]:
 
 
 _BY_NAME: Final = _names()
+_STYLES: Final = {"botzone": _BOTZONE, "compact": _COMPACT, "chinese": _CHINESE, "glyph": _GLYPH}
+
+# The names a hand's text may hold besides the ASCII ones (Botzone, compact): the Chinese names
+# and the glyphs. Read longest first, they never overlap: a two-character name whose first
+# character is a tile (东风, 南风, 西风, 北风) ends in 风, which starts no name.
+_WIDE_NAMES: Final = {name: tile for name, tile in _BY_NAME.items() if not name.isascii()}
+# (first index, tiles) of each letter
+_BOTZONE_LETTERS: Final = {
+    "W": (0, 9),
+    "B": (9, 9),
+    "T": (18, 9),
+    "F": (27, 4),
+    "J": (31, 3),
+    "H": (34, 8),
+}
+_COMPACT_LETTERS: Final = {"m": (0, 9), "p": (9, 9), "s": (18, 9), "z": (27, 7), "f": (34, 8)}
+# ASCII digits only: str.isdigit() also accepts '²' or '①', which int() refuses.
+_DIGITS: Final = frozenset("0123456789")
+MARK: Final = "*"
+"""In a meld's text, written after the claimed tile: ``[W3W4*W5:3]`` claimed W4."""
+
+
+def read_tiles(
+    text: str, pos: int, stop: str, marks: list[int] | None = None
+) -> tuple[list[tuple[Tile, int]], int]:
+    """Read tiles in any notation from ``pos`` until a character in ``stop`` or the end; return
+    the (tile, position) pairs and where the reading stopped. White space between tiles is
+    skipped. With ``marks``, a :data:`MARK` after a tile appends that tile's place in the list
+    to it (a meld's claimed tile); without, a mark is refused. TileParseError names the place."""
+    out: list[tuple[Tile, int]] = []
+    n = len(text)
+    while pos < n and text[pos] not in stop:
+        ch = text[pos]
+        if ch.isspace():
+            pos += 1
+        elif ch == MARK and marks is not None and out:
+            marks.append(len(out) - 1)
+            pos += 1
+        elif ch in "WBTFJHwbtfjh":
+            base, size = _BOTZONE_LETTERS[ch.upper()]
+            if pos + 1 >= n or text[pos + 1] not in _DIGITS:
+                raise TileParseError(
+                    f"'{ch}' must be followed by a digit", text[pos : pos + 2], pos
+                )
+            rank = int(text[pos + 1])
+            if not 1 <= rank <= size:
+                raise TileParseError("no such tile", text[pos : pos + 2], pos)
+            out.append((TILES[base + rank - 1], pos))
+            pos += 2
+        elif ch in _DIGITS:
+            start = pos
+            ranks: list[tuple[int, int]] = []  # (rank, position) until the suit letter
+            while pos < n and (text[pos] in _DIGITS or (text[pos] == MARK and marks is not None)):
+                if text[pos] == MARK:  # after a digit: marks the tile of that digit
+                    marks.append(len(out) + len(ranks) - 1)  # type: ignore[union-attr]
+                else:
+                    ranks.append((int(text[pos]), pos))
+                pos += 1
+            if pos >= n or text[pos] not in "mpszfMPSZF":
+                raise TileParseError(
+                    "digits must end with a suit letter m, p, s, z or f",
+                    text[start : pos + 1],
+                    start,
+                )
+            letter = text[pos].lower()
+            base, size = _COMPACT_LETTERS[letter]
+            for rank, at in ranks:
+                if not 1 <= rank <= size:
+                    raise TileParseError("no such tile", f"{rank}{letter}", at)
+                out.append((TILES[base + rank - 1], at))
+            pos += 1
+        else:
+            tile = _WIDE_NAMES.get(text[pos : pos + 2])
+            width = 2
+            if tile is None:
+                tile, width = _WIDE_NAMES.get(ch), 1
+            if tile is None:
+                raise TileParseError("unexpected character", ch, pos)
+            out.append((tile, pos))
+            pos += width
+    return out, pos
+
+
+def format_tiles(tiles: Iterable[Tile], compact: bool = False, *, style: str = "botzone") -> str:
+    """Write tiles in ``style`` (:meth:`Tile.text`) one after the other: ``W1W2W3``, ``一万二万三万``;
+    the compact style (or ``compact=True``) writes a suit's ranks together, ``123m``."""
+    if not compact and style != "compact":
+        names = _STYLES.get(style)
+        if names is None:
+            raise ValueError(f"no tile style {style!r}: choose one of {', '.join(_STYLES)}")
+        return "".join([names[t] for t in tiles])
+    out: list[str] = []
+    digits: list[str] = []
+    letter = ""
+    for tile in tiles:
+        code = _COMPACT[tile]
+        if code[1] != letter and digits:
+            out.append("".join(digits) + letter)
+            digits = []
+        letter = code[1]
+        digits.append(code[0])
+    if digits:
+        out.append("".join(digits) + letter)
+    return "".join(out)

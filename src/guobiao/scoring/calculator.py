@@ -1546,6 +1546,21 @@ _NO_VIEWS: Final[list[SetView]] = []
 _NO_OTHERS: Final[list[tuple[str, int]]] = []
 
 
+def _refuse_arguments(hand: object, context: object) -> None:
+    """Say which argument of :func:`calculate` is no :class:`Hand` or :class:`WinContext`, and
+    how to make one; return if both are."""
+    if not isinstance(hand, Hand):
+        how = f"Hand.parse({hand!r})" if isinstance(hand, str) else "Hand.parse('W1W1W1...')"
+        raise TypeError(
+            f"calculate takes a Hand, such as {how}, not {type(hand).__name__}"
+        ) from None
+    if not isinstance(context, WinContext):
+        raise TypeError(
+            "calculate takes a WinContext, such as WinContext(Tile.parse('W5'), self_drawn=True), "
+            f"not {type(context).__name__}"
+        ) from None
+
+
 def calculate(
     hand: Hand, context: WinContext, rules: str = "1998", *, explain: bool = False
 ) -> FanResult:
@@ -1559,7 +1574,11 @@ def calculate(
     if rules not in PROFILES:
         raise ValueError(f"unknown rules profile {rules!r}: choose one of {', '.join(PROFILES)}")
     judge = rules == "botzone"  # the mil reading, as the Botzone judge's older build reads it
-    ctx = _Ctx(hand, context, judge or rules == "mil")
+    try:  # no check on the way in: a try costs nothing until it catches
+        ctx = _Ctx(hand, context, judge or rules == "mil")
+    except AttributeError:
+        _refuse_arguments(hand, context)  # a text or a tile where a Hand or a WinContext belongs
+        raise
     fixed = hand.melds
     why: list[ExcludedFan] | None = [] if explain else None
 

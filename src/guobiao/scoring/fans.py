@@ -116,6 +116,10 @@ class Fan(Enum):
         """The Chinese and English names: ``九莲宝灯 Nine Gates``."""
         return f"{self.zh} {self.en}"
 
+    def __repr__(self) -> str:
+        """``Fan.NINE_GATES``: the expression that names the member (not its value tuple)."""
+        return f"Fan.{self.name}"
+
     @classmethod
     def by_name(cls, name: str) -> Fan:
         """Find a fan by 中文 name, English name (any case) or member name."""
