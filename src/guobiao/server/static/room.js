@@ -39,6 +39,17 @@ Object.assign(STRINGS.en, {
   copy: "Copy",
   copied: "Copied",
   copyByHand: "Selected: press Ctrl+C (⌘C)",
+  online: "here",
+  waitHost: "Waiting for the table's creator to start the session.",
+  waitFull: "Every place is taken: you are watching this table.",
+  startEmpty: "When you start, bots ({kind}) take the {n} empty places.",
+  startAway: "{names}: not here now. A bot plays for them {grace} s after the start, until they come back.",
+  leftTable: "{name} left the table: a bot plays for them after {grace} s, until they come back.",
+  backTable: "{name} is back.",
+  closedTable: "This table is closed: nobody was at it for a while, and it plays no more.",
+  privateNoLink: "This table is private: open it with the invite link or the watch link its creator shares.",
+  playAgain: "Play again",
+  playAgainNote: "A new table with the same settings: the same bots, the other people's places open for your invite link.",
 });
 Object.assign(STRINGS.zh, {
   lastHand: "上一盘",
@@ -64,7 +75,23 @@ Object.assign(STRINGS.zh, {
   copy: "复制",
   copied: "已复制",
   copyByHand: "已选中：请按 Ctrl+C（⌘C）",
+  online: "在线",
+  waitHost: "等待开桌人开始本局。",
+  waitFull: "座位已满：你在观战。",
+  startEmpty: "开始时，{n} 个空位由机器人（{kind}）补上。",
+  startAway: "{names} 现在不在线：开始 {grace} 秒后由机器人代打，直到其回来。",
+  leftTable: "{name} 离开了牌桌：{grace} 秒后由机器人代打，直到其回来。",
+  backTable: "{name} 回到了牌桌。",
+  closedTable: "本桌已关闭：一段时间无人在线，不再进行。",
+  privateNoLink: "这是私人桌：请用开桌人分享的邀请链接或观战链接打开。",
+  playAgain: "再来一局",
+  playAgainNote: "用同样的设置开新桌：机器人不变，其他玩家的座位空出，用你的邀请链接入座。",
 });
+
+// t(key) with {name} filled in from params.
+function fmt(key, params) {
+  return t(key).replace(/\{(\w+)\}/g, (_, k) => String(params[k]));
+}
 
 let TILES = {};
 let state = null;
@@ -80,6 +107,7 @@ let lastHandMsg = null; // the last hand_end, for the "Last hand" button
 let readySent = null;   // the hand number we said "ready" after
 let selected = null;    // keyboard: the index of the selected tile of the hand
 let refusal = null;     // the error that came before the server closed the socket
+let closed = false;     // the server closed the table (abandoned): it plays no more
 
 const $ = (id) => document.getElementById(id);
 const hintsBox = $("hints-on");
@@ -87,7 +115,7 @@ const labelsBox = $("labels-on");
 hintsBox.checked = localStorage.getItem("guobiao:hints") === "1";
 hintsBox.addEventListener("change", () => { localStorage.setItem("guobiao:hints", hintsBox.checked ? "1" : "0"); render(); });
 labelsBox.addEventListener("change", () => { localStorage.setItem("guobiao:labels", labelsBox.checked ? "1" : "0"); render(); });
-$("lang").addEventListener("click", () => { toggleLang(); rewriteTexts(); render(); });
+$("lang").addEventListener("click", () => { toggleLang(); rewriteTexts(); render(); if (closed) closedNote(); });
 $("last-hand").addEventListener("click", () => { if (lastHandMsg) showHandEnd(lastHandMsg); });
 $("resume").addEventListener("click", () => send({type: "resume"}));
 
@@ -149,8 +177,11 @@ function connect() {
   ws.onmessage = (ev) => receive(JSON.parse(ev.data));
   ws.onclose = (ev) => {
     connStatus(() => t("disconnected"), true);
-    if (ev.code === 4410) connStatus(() => state && state.session_end ? t("sessionOver") : t("closed"), false);
-    if ([4403, 4404, 4429].includes(ev.code)) connStatus(() => refusal ? describe(refusal) : ev.reason, true);
+    if (ev.code === 4410) {
+      connStatus(() => state && state.session_end ? t("sessionOver") : t("closed"), false);
+      if (!(state && state.session_end)) tableClosed();
+    }
+    if ([4403, 4404, 4429].includes(ev.code)) connStatus(() => refusal ? refusalText(refusal) : ev.reason, true);
     if ([4403, 4404, 4410, 4429].includes(ev.code)) return;  // refused or closed: no retry
     retry = Math.min(retry + 1, 5);
     setTimeout(connect, 500 * retry);
@@ -172,6 +203,45 @@ function connStatus(words, down) {
   };
   if (down && $("offline").hidden) offlineTimer = setTimeout(notice, 1000);
   else notice();
+}
+
+// A refusal of the socket in words: a private table opened with no link at all is told why
+// ("this link opens no place" said nothing of the invite it needs).
+function refusalText(msg) {
+  const keys = roomKeys(ROOM);
+  if (msg.code === "bad_token" && !(keys.token || keys.invite || keys.watch_token || keys.owner_token)) return t("privateNoLink");
+  return describe(msg);
+}
+
+// The server closed the table (nobody was at it for a while; not a session over): it showed the
+// table as it stood, its clocks running and the hand to play, and on a phone (the header's status
+// hidden) nothing said that it was closed. The clocks stop, nothing is to play, and a notice says
+// so, with the way to its replays and back to the lobby.
+function tableClosed() {
+  closed = true;
+  timers = null;
+  if (state && state.view) {
+    state.must_act = false;
+    state.view = {...state.view, legal_actions: []};
+    render();
+  }
+  $("countdown").replaceChildren();
+  $("clock").classList.remove("on");
+  document.querySelectorAll("#center .ring").forEach((ring) => ring.classList.remove("on", "urgent"));
+  if (overlayKind === "hand_end" && lastHandMsg) showHandEnd(lastHandMsg);  // no Continue
+  closedNote();
+}
+
+function closedNote() {
+  clearTimeout(offlineTimer);
+  const note = $("offline");
+  note.words = null;
+  fill(note, t("closedTable"), " ",
+    state && state.room.started ? [el("a", {href: `/room/${ROOM}/replay`}, t("replayHands")), " · "] : null,
+    el("a", {href: "/"}, t("lobby")));
+  note.hidden = false;
+  note.classList.add("closed");
+  document.body.classList.add("offline");
 }
 
 function send(message) {
@@ -219,6 +289,7 @@ function receive(msg) {
       timersAt = Date.now();
       if (!before || before.decision !== msg.decision) selected = null;
       render();
+      if (before && before.room.started && msg.room.started) presenceChanges(before.room.places, msg.room.places);
       // arriving between hands (or after the session): the settlement is in the state too
       if (msg.last_hand) lastHandMsg = msg.last_hand;
       if (msg.last_hand && shownHand !== msg.last_hand.hand_number && !msg.session_end) showHandEnd(msg.last_hand);
@@ -261,6 +332,10 @@ function logLine(msg) {
     case "event": return `${who(msg.seat)} ${actionText(msg.action)}`;
     case "timeout": return `${who(msg.seat)}: ${t("timeout")} → ${actionText(msg.action)}`;
     case "error": return `⚠ ${describe(msg)}`;
+    case "presence": {
+      const p = state.room.places[msg.place];
+      return fmt(msg.on ? "backTable" : "leftTable", {name: plateName(p, "ABCD"[msg.place]), grace: Math.round((state.room.limits || {}).grace ?? 30)});
+    }
     default: {  // a notice (auto_on, auto_off): the place named as its plate names it (easy bot B)
       const place = msg.params ? msg.params.place : null;
       const p = state && Number.isInteger(place) ? state.room.places[place] : null;
@@ -270,6 +345,18 @@ function logLine(msg) {
 }
 
 function logMessage(msg) { addLog(logLine(msg), msg); }
+
+// A person who leaves the table (their last socket closed) or comes back, told to everyone in
+// the log: the plate's "offline" alone was easy to miss, and nothing said that a bot would play
+// for them.
+function presenceChanges(before, now) {
+  now.forEach((p, i) => {
+    const was = before[i];
+    if (p.kind === "human" && was.kind === "human" && was.connected !== p.connected && i !== state.you) {
+      logMessage({type: "presence", place: i, on: p.connected});
+    }
+  });
+}
 
 // A line of the log: its text as written now and, to write it again in another language, the
 // message it tells (a line given as text alone stays as it is).
@@ -315,13 +402,26 @@ function renderWaiting(room) {
   $("table").hidden = true;
   document.body.classList.remove("playing");
   const keys = roomKeys(ROOM);
+  $("wait-name").textContent = localName(room.name);  // the header hides it on a phone
+  // each place: who, and whether a person is here now (a friend who closed the tab is not)
   $("wait-places").replaceChildren(...room.places.map((p, i) =>
-    el("li", {}, `${"ABCD"[i]} (${t("winds")[i]}) · `,
+    el("li", {"data-place": i}, `${"ABCD"[i]} (${t("winds")[i]}) · `,
       p.kind === "empty" ? t("empty") : `${plateName(p, "ABCD"[i])} (${p.kind === "bot" ? t("kind_" + p.bot_kind) : t("human")})`,
+      p.kind === "human" ? el("span", {class: `tag ${p.connected ? "here" : "offline"}`}, t(p.connected ? "online" : "offline")) : null,
       state.you === i ? ` ← ${t("you")}` : "")));
   const free = room.places.some((p) => p.kind === "empty");
   $("join-form").hidden = !(free && state.you === null && !keys.token && keys.invite);
   $("need-invite").hidden = !(free && state.you === null && !keys.token && !keys.invite);
+  // what this page waits for: the creator's start (a friend seated, a watcher), or nothing
+  // left to take (the places all taken: watching)
+  const seated = state.you !== null && state.you !== undefined;
+  const note = keys.owner_token ? "" : !free && !seated ? t("waitFull") : seated || !$("join-form").hidden || !$("need-invite").hidden ? t("waitHost") : "";
+  $("wait-note").textContent = note;
+  $("wait-note").hidden = !note;
+  // the creator's list of bots starts at the kind chosen in the lobby (it said "easy ·
+  // efficiency" whatever was chosen there)
+  if (!$("bot-kind").dataset.set && room.bot_kind) { $("bot-kind").value = room.bot_kind; $("bot-kind").dataset.set = "1"; }
+  if (keys.owner_token) startNote(room);
   $("join-name").value = $("join-name").value || localStorage.getItem("guobiao:name") || "";
   $("owner").hidden = !keys.owner_token;
   // the invite (only its holders have it) takes a place; the watch link watches (a private
@@ -369,9 +469,28 @@ $("add-bots").addEventListener("click", async () => {
   } catch (e) { waitError(e); }
 });
 
+// Under the creator's Start: what starting does to the empty places (bots of the kind chosen
+// beside it) and who of the people is not here (a bot plays for them after the grace).
+function startNote(room) {
+  const empty = room.places.filter((p) => p.kind === "empty").length;
+  const away = room.places.filter((p) => p.kind === "human" && !p.connected).map((p) => p.name);
+  const kind = $("bot-kind").selectedOptions[0];
+  const lines = [];
+  if (empty) lines.push(fmt("startEmpty", {n: empty, kind: kind ? kind.textContent : ""}));
+  if (away.length) lines.push(fmt("startAway", {names: away.join(", "), grace: Math.round(room.limits.grace)}));
+  $("start-note").textContent = lines.join(" ");
+}
+$("bot-kind").addEventListener("change", () => { if (state && !state.room.started) startNote(state.room); });
+
+// Start: the empty places get bots of the kind chosen beside the button first (the server's
+// fill seats the table's own kind, whatever the list said)
 $("start").addEventListener("click", async () => {
+  const owner = roomKeys(ROOM).owner_token;
   try {
-    await api("POST", `/api/rooms/${ROOM}/start`, {owner_token: roomKeys(ROOM).owner_token, fill: true});
+    if (state && state.room.places.some((p) => p.kind === "empty")) {
+      await api("POST", `/api/rooms/${ROOM}/bots`, {owner_token: owner, kind: $("bot-kind").value});
+    }
+    await api("POST", `/api/rooms/${ROOM}/start`, {owner_token: owner, fill: true});
   } catch (e) { waitError(e); }
 });
 
@@ -502,7 +621,32 @@ function handOrder(view) {
   return view.drawn ? [...tiles, view.drawn] : tiles;
 }
 
-function renderMine(view, me) {
+// The hand is drawn anew (a key, a state): the tile the keyboard's focus was on keeps it (it fell
+// to the page, and Tab started again from the header), or ``focusAt`` (the one ←/→ chose).
+function renderMine(view, me, focusAt = null) {
+  const old = $("hand");
+  const had = old && old.contains(document.activeElement) ? document.activeElement : null;
+  const at = had ? [...old.children].indexOf(had) : -1;
+  drawMine(view, me);
+  const hand = $("hand");
+  if (!hand || (!had && focusAt === null)) return;
+  const tiles = [...hand.children];
+  const usable = (i) => i >= 0 && i < tiles.length && !tiles[i].disabled;
+  let i = focusAt ?? at;
+  if (focusAt === null && !(usable(at) && tiles[at].dataset.tile === had.dataset.tile)) {
+    // the same tile where it now stands, else the one now at its place, else the nearest
+    const same = tiles.map((node, j) => (node.dataset.tile === had.dataset.tile && usable(j) ? j : -1)).filter((j) => j >= 0);
+    i = same.length ? same.reduce((a, b) => (Math.abs(b - at) < Math.abs(a - at) ? b : a)) : Math.min(at, tiles.length - 1);
+  }
+  if (!usable(i)) {
+    const near = tiles.map((_, j) => j).filter(usable).sort((a, b) => Math.abs(a - i) - Math.abs(b - i));
+    if (!near.length) return;
+    i = near[0];
+  }
+  tiles[i].focus({preventScroll: true});
+}
+
+function drawMine(view, me) {
   const box = $("pos-0");
   box.className = "seat-box me" + (isTurn(me) ? " current" : "");
   if (state.seat === null || state.seat === undefined) {  // a spectator: East's backs
@@ -930,8 +1074,11 @@ addEventListener("keydown", (ev) => {
   if (POS_KEYS.includes(key) && key.length === 1) discard(POS_KEYS.indexOf(key));
   else if (key === "arrowleft" || key === "arrowright") {
     const step = key === "arrowleft" ? -1 : 1;
-    selected = selected === null ? (step < 0 ? order.length - 1 : 0) : (selected + step + order.length) % order.length;
-    renderMine(view, state.seat); fitTiles();
+    // from the tile the keyboard's focus is on (Tab), else from the selection
+    const focused = $("hand") ? [...$("hand").children].indexOf(document.activeElement) : -1;
+    const from = selected ?? (focused >= 0 ? focused : null);
+    selected = from === null ? (step < 0 ? order.length - 1 : 0) : (from + step + order.length) % order.length;
+    renderMine(view, state.seat, focused >= 0 ? selected : null); fitTiles();
   } else if (key === "enter" && selected !== null) discard(selected);
   else if (key === "d" && view.drawn) tryAction(`discard ${view.drawn}`);  // 摸切: the drawn tile
   else if (key === " " || key === "p") tryAction("pass");
@@ -995,7 +1142,7 @@ function showHandEnd(msg) {
   parts.push(el("p", {class: "muted", id: "next-hand"}, ""));
   // the hand just over (not an older one brought back): Continue says we are ready for the next
   // (a watcher has no seat to be ready for: Close)
-  const live = !watching() && (!state || (state.hand_number === msg.hand_number && !state.session_end));
+  const live = !watching() && !closed && (!state || (state.hand_number === msg.hand_number && !state.session_end));
   const buttons = [
     live ? el("button", {id: "continue", class: "big", onclick: () => {
       readySent = msg.hand_number; send({type: "ready"}); tick();
@@ -1034,6 +1181,8 @@ function pointsText(text) {
 // The session over: the places by rank, each with its score and standard points, yours marked.
 function showSessionEnd(msg) {
   shownSession = true;
+  const again = Boolean(roomKeys(ROOM).owner_token) && Boolean(state && state.room);  // its creator
+  const practice = again && state.room.practice;
   const order = [0, 1, 2, 3].sort((a, b) => msg.scores[b] - msg.scores[a]);
   const rank = ranks(msg.scores);
   const you = state ? state.you : null;
@@ -1044,8 +1193,43 @@ function showSessionEnd(msg) {
         el("td", {}, levelName(msg.names[i]), i === you ? ` (${t("you")})` : ""), el("td", {class: "num"}, msg.scores[i]),
         el("td", {class: "num"}, pointsText(msg.standard_points[i]))))),
     el("p", {class: "links"}, el("a", {href: `/room/${ROOM}/replay`, id: "replay-link"}, t("replayHands")),
-      el("a", {href: "/"}, t("lobby")))],
-  [el("button", {onclick: closeOverlay}, t("close"))]);
+      el("a", {href: "/"}, t("lobby"))),
+    again && !practice ? el("p", {class: "muted", id: "play-again-note"}, t("playAgainNote")) : null,
+    el("p", {class: "error", id: "play-again-error"})],
+  [again ? el("button", {id: "play-again", class: "big", onclick: playAgain}, t("playAgain")) : null,
+    el("button", {class: again ? "secondary" : "", onclick: closeOverlay}, t("close"))]);
+}
+
+// Play again (the table's creator): a new table with this one's settings (its name, private or
+// not, practice or not, its bots' kind), you at your place, each bot again at its place; a
+// practice table starts at once, a table with friends waits in its waiting room for them to take
+// their places with its new invite link (the server has no way to send them there).
+async function playAgain() {
+  const room = state.room;
+  const you = state.you;
+  const button = $("play-again");
+  button.disabled = true;
+  try {
+    // a name the server made ("Table Ab3x") is made afresh for the new table
+    const named = localName(room.name, "zh") === localName(room.name, "en");
+    const made = await api("POST", "/api/rooms", {
+      name: named ? room.name : "", private: room.private, practice: room.practice, bot_kind: room.bot_kind,
+      player: you !== null && you !== undefined ? room.places[you].name : null, place: you ?? null,
+    });
+    saveRoomKeys(made.id, {token: made.token, owner_token: made.owner_token, invite: made.invite,
+                           watch_token: made.watch_token, place: made.place, at: Date.now()});
+    if (room.practice) {
+      await api("POST", `/api/rooms/${made.id}/start`, {owner_token: made.owner_token, fill: true});
+    } else {
+      for (const [i, p] of room.places.entries()) {
+        if (p.kind === "bot") await api("POST", `/api/rooms/${made.id}/bots`, {owner_token: made.owner_token, kind: p.bot_kind, place: i});
+      }
+    }
+    location.href = `/room/${made.id}`;
+  } catch (e) {
+    button.disabled = false;
+    $("play-again-error").textContent = e.message;
+  }
 }
 
 setLang(LANG);
