@@ -256,14 +256,14 @@ def test_the_standings_csv_writes_decimals_a_spreadsheet_reads(
     ok(url, "totals", T, "--session", "1", "--table", "3", "600", "470", "470", "460")
     path = tmp_path / "s.csv"
     ok(url, "standings", T, "--csv", str(path))
-    rows = list(csv.DictReader(path.open(encoding="utf-8")))
+    rows = list(csv.DictReader(path.open(encoding="utf-8-sig")))
     points = {r["name"]: r["standard_points"] for r in rows if r["status"] == "ranked"}
     assert "1.5" in points.values()
     assert not any("/" in v for v in points.values()), points
     assert all(float(v) >= 0 for v in points.values())
     teams = tmp_path / "t.csv"
     ok(url, "standings", T, "--teams", "--csv", str(teams))
-    team_rows = list(csv.DictReader(teams.open(encoding="utf-8")))
+    team_rows = list(csv.DictReader(teams.open(encoding="utf-8-sig")))
     assert not any("/" in r["standard_points"] + r["best_session"] for r in team_rows)
     # JSON keeps the exact fractions
     data = tmp_path / "s.json"

@@ -184,7 +184,7 @@ def test_the_seating_csv_has_a_row_per_bye(tmp_path: Path) -> None:
     url = event(tmp_path)
     path = tmp_path / "s1.csv"
     ok(url, "seating", T, "--session", "1", "--csv", str(path))
-    with path.open(newline="", encoding="utf-8") as handle:
+    with path.open(newline="", encoding="utf-8-sig") as handle:
         rows = list(csv.DictReader(handle))
     seated = [r for r in rows if r["table"]]
     byes = [r for r in rows if r["seat"] == "bye"]
@@ -225,7 +225,7 @@ def test_a_withdrawal_is_given_with_its_session(tmp_path: Path) -> None:
     assert listed[gone]["left_from"] == 2 and listed[gone]["status"] == "withdrawn"
     table = tmp_path / "s.csv"
     ok(url, "standings", T, "--csv", str(table))
-    with table.open(newline="", encoding="utf-8") as handle:
+    with table.open(newline="", encoding="utf-8-sig") as handle:
         by_name = {r["name"]: r for r in csv.DictReader(handle)}
     assert by_name[gone]["left_from"] == "2" and by_name[gone]["status"] == "withdrawn"
 

@@ -260,7 +260,7 @@ def test_standings_json_lists_every_registered_player(absent: str, tmp_path: Pat
 def test_standings_csv_lists_every_registered_player(absent: str, tmp_path: Path) -> None:
     path = tmp_path / "s.csv"
     _run(absent, "standings", T, "--csv", str(path))
-    rows = list(csv.DictReader(io.StringIO(path.read_text(encoding="utf-8"))))
+    rows = list(csv.DictReader(io.StringIO(path.read_text(encoding="utf-8-sig"))))
     assert [(r["rank"], r["name"], r["status"], r["match_points"]) for r in rows] == [
         ("1", "A", "ranked", "600"),
         ("2", "B", "ranked", "500"),

@@ -141,7 +141,7 @@ def test_club_tournament_end_to_end(drawn: Cli, tmp_path: Path) -> None:
 
     out_csv = tmp_path / "s.csv"
     shown = cli.ok("standings", T, "--csv", str(out_csv))
-    with out_csv.open(encoding="utf-8") as handle:
+    with out_csv.open(encoding="utf-8-sig") as handle:
         rows = list(csv.DictReader(handle))
     got = [(int(r["rank"]), r["name"], r["standard_points"], int(r["match_points"])) for r in rows]
     # the CSV's standard points are decimals (a spreadsheet reads 11/2 as a date); --json is exact

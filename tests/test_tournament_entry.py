@@ -157,7 +157,7 @@ def test_lateness_and_forfeit(cli: Cli, tmp_path: Path) -> None:
     listed = cli.ok("penalties", T, "--csv", str(path))
     assert "迟到" in listed and "弃权" in listed  # the sheets' terms, not the codes
     assert "forfeit" not in listed.replace("Forfeit", "")
-    rows = list(csv.DictReader(path.open(encoding="utf-8")))
+    rows = list(csv.DictReader(path.open(encoding="utf-8-sig")))
     assert {(r["player"], r["kind"], r["amount"]) for r in rows} == {
         (first[0], "late", "10"),
         (first[1], "late", "20"),

@@ -53,7 +53,7 @@ class Cli(TournamentCli):
     def penalties(self, tmp_path: Path) -> list[dict[str, str]]:
         path = tmp_path / "penalties.csv"
         self.ok("penalties", T, "--csv", str(path))
-        with path.open(encoding="utf-8") as handle:
+        with path.open(encoding="utf-8-sig") as handle:
             return list(csv.DictReader(handle))
 
 

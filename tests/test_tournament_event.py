@@ -531,7 +531,7 @@ def test_simulated_event_through_the_command_line(db_url: str, tmp_path: Path) -
     assert f"session 2, table 2: totals {late_player} 610 -> 490" in text
     assert "by Li" in text and "(swapped)" in text
     cli.ok("penalties", T, "--csv", str(tmp_path / "penalties.csv"))
-    with (tmp_path / "penalties.csv").open(encoding="utf-8", newline="") as handle:
+    with (tmp_path / "penalties.csv").open(encoding="utf-8-sig", newline="") as handle:
         listed = list(csv.DictReader(handle))
     late_rows = {
         (int(r["session"]), int(r["table"]), r["player"], int(r["amount"]))

@@ -87,7 +87,7 @@ def test_seating_writes_a_csv_for_a_spreadsheet(event: dict[str, Any], tmp_path:
     result = cli(url, "seating", T, "--session", "1", "--csv", str(out))
     assert result.exit_code == 0, result.output
     assert f"Wrote the seating of session 1 to {out}" in result.output
-    with out.open(newline="", encoding="utf-8") as handle:
+    with out.open(newline="", encoding="utf-8-sig") as handle:
         rows = list(csv.DictReader(handle))
     assert list(rows[0]) == [
         "session", "table", "seat", "number", "name", "team", "substitute", "ranked", "plays_for"

@@ -346,7 +346,8 @@ class _Reader:
 
         def by_session(player: str) -> dict[str, dict[str, Any]]:
             """The player's sessions in session order (``sessions`` is the ranking's list,
-            highest first, 第十一条三): 局分, standard points, and a forfeit (弃权, 第十三条二(一))."""
+            highest first, 第十一条三): 局分, standard points, a forfeit (弃权, 第十三条二(一)),
+            a bye (轮空, 第十二条一)."""
             history = histories.get(player)
             return {
                 str(line.session): {
@@ -357,6 +358,7 @@ class _Reader:
                         else format_points(line.standard_points)
                     ),
                     "forfeit": line.forfeit,
+                    "bye": line.bye,  # 轮空 (第十二条一): sat out by the draw
                 }
                 for line in (history.lines if history else ())
             }
@@ -381,8 +383,10 @@ class _Reader:
         # every registered player is listed: after the ranked ones, with no place, those who
         # left the tournament, then those with no ranked session, each with why (``status``)
         after = unplaced(results, info.players)
-        for player, why, standing in after:
+        for player, why, found in after:
             gone = left.get(player)
+            # a withdrawn player who never played (left before any table): blank, not 0 points
+            standing = found if found is not None and not found.never_played else None
             individual.append(
                 {
                     "rank": "—",

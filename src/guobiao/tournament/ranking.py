@@ -43,11 +43,12 @@ WITHDRAWAL_REASONS = ("withdrawn", "disqualified")
 """Why a player left the tournament for good (``Entry.withdrawn``): withdrew (退出), or was
 disqualified (取消比赛资格: 停赛, 第十三条四; 有意诈和, 第十四条六(四))."""
 
-UNRANKED_REASONS = ("substitute", "disqualified in session", "did not play")
+UNRANKED_REASONS = ("substitute", "disqualified in session", "byes only", "did not play")
 """Why a registered player who has not left is not in the individual ranking (``not_ranked``):
 played only as a substitute (陪打, 「参赛可计分，但不计成绩名次」, 第十二条三(二)); played only
-sessions they were disqualified in (有意诈和, 第十四条六(四): no standard points); or played no
-session at all (absent, byes, not drawn, nothing entered yet)."""
+sessions they were disqualified in (有意诈和, 第十四条六(四): no standard points); had only byes
+so far (轮空, 第十二条一: sat out by the draw, not absent); or played no session at all (absent,
+not drawn, nothing entered yet)."""
 
 
 SUBSTITUTE_TABLES = ("three", "four")
@@ -227,7 +228,8 @@ class HistoryLine:
     ranking group any table of the group. ``withdrawn`` and ``voided``: as the entry's
     (``Entry``): the player has left the tournament; this played session is void.
     ``forfeit``: the player forfeited the session (自动弃权, 局分 0, 第十三条二(一)): ranked, not
-    played; ``table`` is the table where their substitute played the seat, ``seat`` None."""
+    played; ``table`` is the table where their substitute played the seat, ``seat`` None.
+    ``bye``: the ``absent`` line is a bye (轮空, 第十二条一), not an absence."""
 
     session: int
     table: int
@@ -241,6 +243,7 @@ class HistoryLine:
     withdrawn: str | None = None
     voided: bool = False
     forfeit: bool = False
+    bye: bool = False
 
     @property
     def played(self) -> bool:
@@ -288,6 +291,9 @@ class Standing:
     the last ranked place and is no place in the ranking. ``unplayed``: the ranked sessions the
     player did not play, whose standard points count but whose 局分 is no table's: a forfeit
     (局分 0, 第十三条二(一)), a bye scored by the ``Readings.bye`` "average" reading (第十二条一).
+    ``never_played``: a withdrawn player who sat at no table and forfeited no session (left
+    before playing, or after byes and absences only): their totals are no score, shown blank
+    (null), where a player who played and took nothing shows 0.
     """
 
     rank: int
@@ -300,6 +306,7 @@ class Standing:
     partial: tuple[tuple[int, int], ...] = ()
     withdrawn: str | None = None
     unplayed: tuple[int, ...] = ()
+    never_played: bool = False
 
     @property
     def best_session(self) -> Fraction:
@@ -429,6 +436,7 @@ def player_histories(results: Iterable[TableResult]) -> dict[str, PlayerHistory]
                     withdrawn=entry.withdrawn,
                     voided=entry.voided,
                     forfeit=entry.forfeit,
+                    bye=entry.bye,
                 )
             )
     return {
@@ -480,6 +488,7 @@ def individual_ranking(
     gone: list[tuple[str, _Key, tuple[str, ...]]] = []
     partial: dict[str, tuple[tuple[int, int], ...]] = {}
     unplayed: dict[str, tuple[int, ...]] = {}
+    never: set[str] = set()
     reasons: dict[str, str] = {}
     for player, history in player_histories(results).items():
         # a team's 替补 (``Readings.team_substitute`` "counts") earns for the team, no place
@@ -489,6 +498,8 @@ def individual_ranking(
             reasons[player] = reason
             if withdrawn == "omit":
                 continue
+            if not any(line.played or line.forfeit for line in history.lines):
+                never.add(player)  # left before sitting at any table: no score, not 0
         elif not ranked:
             continue
         sessions = [line.standard_points for line in ranked if line.standard_points is not None]
@@ -499,7 +510,12 @@ def individual_ranking(
         partial[player] = _partial(ranked)
         unplayed[player] = tuple(line.session for line in ranked if not line.played)
     placed = _rank(rows)
-    after = [replace(s, rank=s.rank + len(placed), withdrawn=reasons[s.name]) for s in _rank(gone)]
+    after = [
+        replace(
+            s, rank=s.rank + len(placed), withdrawn=reasons[s.name], never_played=s.name in never
+        )
+        for s in _rank(gone)
+    ]
     return [replace(s, partial=partial[s.name], unplayed=unplayed[s.name]) for s in placed + after]
 
 
@@ -507,8 +523,8 @@ def not_ranked(results: Iterable[TableResult], registered: Iterable[str]) -> dic
     """The ``registered`` players (in the order given) whom ``individual_ranking`` does not
     list, neither ranked nor withdrawn, each with one of ``UNRANKED_REASONS``: "substitute" when
     every session they played was as a substitute, "disqualified in session" when they played
-    and were disqualified in a session (not withdrawn yet), "did not play" when they played
-    none."""
+    and were disqualified in a session (not withdrawn yet), "byes only" when every session of
+    theirs so far was a bye (轮空, 第十二条一), "did not play" when they played none."""
     tables = _check(results)
     histories = player_histories(tables)
     listed = {s.name for s in individual_ranking(tables, withdrawn="last")}
@@ -518,7 +534,9 @@ def not_ranked(results: Iterable[TableResult], registered: Iterable[str]) -> dic
             continue
         history = histories.get(player)
         played = [line for line in history.lines if line.played] if history else []
-        if not played:
+        if history and all(line.bye for line in history.lines):
+            out[player] = "byes only"  # sat out by the draw (第十二条一), not absent
+        elif not played:
             out[player] = "did not play"
         elif all(line.substitute for line in played):
             out[player] = "substitute"

@@ -710,6 +710,8 @@ def _session_cells(history: PlayerHistory | None, sessions: int) -> str:
         mark = ""
         if line is not None and line.forfeit:  # 自动弃权: 局分 0, not played (第十三条二(一))
             score, mark = f"{score} {_zh('forfeit')}", ' data-status="forfeit"'
+        elif line is not None and line.bye:  # 轮空: sat out by the draw (第十二条一)
+            score, mark = _zh("bye"), ' data-status="bye"'
         cells.append(
             f'<td data-session="{number}" data-col="score"{mark}>{score}</td>'
             f'<td data-session="{number}" data-col="standard">{points}</td>'
@@ -814,7 +816,8 @@ def results_table_html(store: Store, tournament: str) -> str:
         f" 单局{_zh('standard_points')}高分多 (第十一条); 3= a shared place"
         f" · {_zh('substitute')}: substitute, scores count for the table but take no"
         f" place (第十二条三) · {_zh('forfeit')}: forfeit, more than 15 minutes late, 局分 0"
-        f" (第十三条二(一)) · {DASH}: did not play / no standard points</p>\n"
+        f" (第十三条二(一)) · {_zh('bye')}: bye, sat out by the draw (第十二条一)"
+        f" · {DASH}: did not play / no standard points</p>\n"
     )
     if registry.teams:
         teams = {team: members for team, (_, members) in registry.teams.items()}

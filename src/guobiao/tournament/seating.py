@@ -540,21 +540,6 @@ def _reverse_path(
     return False
 
 
-def _bye_turn(turn: list[int], team_of: list[int]) -> list[int]:
-    """The order byes go round in: ``turn`` with the teams interleaved. Each team (and each
-    player in no team, alone) is a queue of its members in ``turn`` order; the queues are taken
-    in the order of their first members, one member of each a round, rounds one after the other.
-    So nobody has a second bye before everyone had one (the turn goes round all n), and while
-    the smallest team has members left without a bye every team has one before any has a second;
-    byes of one session are next to each other in the turn, hence from different teams while a
-    round holds more than one team."""
-    queues: dict[int, list[int]] = {}
-    for p in turn:
-        queues.setdefault(team_of[p] if team_of[p] != -1 else -1 - p, []).append(p)
-    rounds = max(len(q) for q in queues.values())
-    return [q[r] for r in range(rounds) for q in queues.values() if r < len(q)]
-
-
 def _team_range(
     floor_: Sequence[int], sizes: Sequence[int], extra: int, low: int
 ) -> tuple[int, int] | None:
@@ -592,65 +577,97 @@ def bye_bound(n_players: int, sessions: int, team_sizes: Sequence[int] = ()) -> 
     return ByeBound(base, base + (1 if extra else 0), team_min, team_max)
 
 
-def _bye_targets(n: int, total: int, groups: list[list[int]]) -> list[int]:
-    """How many of ``total`` byes each team of ``groups`` takes, then (last) the players in no
-    team together: every player total // n or one more, and the team counts in the narrowest
-    range ``bye_bound`` allows. The extra byes beyond the team's least go first to the players
-    in no team (their byes move no team's count), then to the teams in order."""
-    base, extra = divmod(total, n)
-    sizes = [len(g) for g in groups]
-    loose = n - sum(sizes)
-    floor_ = [s * base for s in sizes]
-    lo, hi = _team_range(floor_, sizes, extra, max(0, extra - loose)) or (0, 0)
+def _fill_level(had: Sequence[int], total: int) -> tuple[int, int]:
+    """Where ``total`` more byes leave players who have had ``had``, each given to a player with
+    the fewest so far: everyone below ``level`` is raised to it, and ``extra`` of the players
+    then at ``level`` (those who had it or fewer) get one more (``extra`` < their number)."""
+    level = min(had, default=0)
+    while sum(max(0, level + 1 - h) for h in had) <= total:
+        level += 1
+    return level, total - sum(max(0, level - h) for h in had)
+
+
+def _bye_targets(had: Sequence[int], total: int, groups: list[list[int]]) -> list[int]:
+    """How many of ``total`` more byes each team of ``groups`` takes, then (last) the players in
+    no team together, after the byes ``had`` (one count a player; all 0 before the draw). Every
+    bye goes to a player with the fewest so far (``_fill_level``), and the teams' final counts
+    (``had`` plus the new byes) end in the narrowest range that allows (``_team_range``, as
+    ``bye_bound``). The byes beyond each team's least go first to the players in no team (their
+    byes move no team's count), then to the teams in order."""
+    level, extra = _fill_level(had, total)
+    in_team = {p for g in groups for p in g}
+    top = [max(h, level) for h in had]  # each player's count before the extra byes
+    floor_ = [sum(top[p] for p in g) for g in groups]
+    sizes = [sum(1 for p in g if had[p] <= level) for g in groups]  # who may take one more
+    loose = [p for p in range(len(had)) if p not in in_team]
+    loose_open = sum(1 for p in loose if had[p] <= level)
+    lo, hi = _team_range(floor_, sizes, extra, max(0, extra - loose_open)) or (0, 0)
     extras = [max(0, lo - f) for f in floor_]
     spare = extra - sum(extras)
-    to_loose = min(loose, spare)
+    to_loose = min(loose_open, spare)
     spare -= to_loose
     for t, (f, s) in enumerate(zip(floor_, sizes, strict=True)):
         more = min(spare, min(s, hi - f) - extras[t])
         extras[t] += more
         spare -= more
-    return [f + e for f, e in zip(floor_, extras, strict=True)] + [loose * base + to_loose]
+    teams = [f + e - sum(had[p] for p in g) for f, e, g in zip(floor_, extras, groups, strict=True)]
+    return [*teams, sum(top[p] - had[p] for p in loose) + to_loose]
 
 
 def _bye_plan(
-    turn: list[int], team_of: list[int], groups: list[list[int]], n_byes: int, sessions: int
+    turn: list[int],
+    team_of: list[int],
+    groups: list[list[int]],
+    n_byes: int,
+    sessions: int,
+    had: Sequence[int] = (),
 ) -> list[list[int]]:
     """Who sits out each of ``sessions`` sessions, ``n_byes`` a session (第十二条一), by
-    ``turn``. Nobody has a second bye before everyone had one, and nobody two in one session;
-    the teams' counts end in the narrowest range there is (``_bye_targets``: with players in no
-    team, those take the byes that would tip the teams apart, or none); on the way each team
-    (and the players in no team, as one) takes its byes at the pace of its target, the one most
-    behind first, so the teams stay even after every session too; and one session's byes come
-    from different teams where there is a choice."""
+    ``turn``, after the byes ``had`` already (one count a player of ``turn``; none by default).
+    Every bye goes to a player with the fewest so far, and nobody has two in one session; the
+    teams' final counts end in the narrowest range there is (``_bye_targets``: with players in
+    no team, those take the byes that would tip the teams apart, or none); on the way each team
+    (and the players in no team, as one) takes its byes at the pace of its final count over all
+    the sessions, the one most behind first, so the teams stay even after every session too; and one session's byes come
+    from different teams where there is a choice. A team with more members than the n // 4
+    tables (a re-draw after a withdrawal) first sits out the members it has too many."""
     n = len(turn)
     total = n_byes * sessions
     if not total:
         return [[] for _ in range(sessions)]
     loose = len(groups)  # the players in no team: one more "team" in the targets
-    target = _bye_targets(n, total, groups)
+    had_now = list(had) or [0] * n
+    target = _bye_targets(had_now, total, groups)
     unit = [team_of[p] if team_of[p] != -1 else loose for p in range(n)]
     place = {p: i for i, p in enumerate(turn)}
-    had = [0] * n
+    too_many = [len(g) - n // 4 for g in groups]
     taken = [0] * (loose + 1)
+    before = [0] * (loose + 1)  # each unit's byes had
+    for p in range(n):
+        before[unit[p]] += had_now[p]
+    final = [b + t for b, t in zip(before, target, strict=True)]
+    whole = sum(before) + total  # the byes of every session, the ones had included
     plan: list[list[int]] = []
     for slot in range(total):
         if slot % n_byes == 0:
             plan.append([])
         out = plan[-1]
-        least = min(had)
-        fresh = [p for p in turn if had[p] == least and p not in out]
-        in_turn = [p for p in fresh if taken[unit[p]] < target[unit[p]]] or fresh
         teams_out = {unit[p] for p in out if unit[p] != loose}
+        # a team larger than the tables sits out its surplus first, its fewest byes first
+        over = [t for t, k in enumerate(too_many) if sum(unit[p] == t for p in out) < k]
+        pool = [p for p in turn if p not in out and (not over or unit[p] == over[0])]
+        least = min(had_now[p] for p in pool)
+        fresh = [p for p in pool if had_now[p] == least]
+        in_turn = [p for p in fresh if taken[unit[p]] < target[unit[p]]] or fresh
 
         def key(p: int, slot: int = slot, teams_out: set[int] = teams_out) -> tuple[Any, ...]:
-            u = unit[p]
-            behind = Fraction(target[u] * (slot + 1), total) - taken[u]
+            u = unit[p]  # how far the unit is behind the pace of its final count
+            behind = Fraction(final[u] * (whole - total + slot + 1), whole) - before[u] - taken[u]
             return (u in teams_out, -behind, place[p])
 
         chosen = min(in_turn, key=key)
         out.append(chosen)
-        had[chosen] += 1
+        had_now[chosen] += 1
         taken[unit[chosen]] += 1
     return plan
 
@@ -900,11 +917,12 @@ def continue_schedule(
 
     The same search as ``schedule`` (item 3 of docs/seating.md), with the meetings of ``played``
     counted in the repeat minimisation, their starting winds in the wind balance (their seats are
-    kept) and their byes in the turn of byes: with a count not divisible by four the players with
-    the fewest byes so far sit out (a team with more members than tables first sits out the ones
-    too many: 15 players in teams of 4, one of each full team), among them first the members of
-    the teams with the fewest byes; each try takes its own seeded turn (teams interleaved,
-    ``_bye_turn``) among players with as many byes, so who sits out is searched too. Anyone seated
+    kept) and their byes in the byes to come (``_bye_plan`` with the byes had): with a count not
+    divisible by four every bye goes to a player with the fewest so far (a team with more members
+    than tables first sits out the ones too many: 15 players in teams of 4, one of each full
+    team), and the teams' counts, the byes had included, end in the narrowest range reachable
+    (the players in no team take the byes that would tip the teams apart); each try takes its
+    own seeded turn among players with as many byes, so who sits out is searched too. Anyone seated
     in ``played`` who is not in ``players`` (withdrawn) counts for nothing. ``teams`` (of
     ``players`` only): team-mates never share a table. Sessions are numbered on from
     ``len(played)``, tables from 0, as ``schedule`` numbers them.
@@ -923,22 +941,10 @@ def continue_schedule(
     for attempt in range(tries):
         meet = [row[:] for row in base]
         stream = random.Random(f"{seed}/continue/{attempt}")
-        # the turn of byes among equals: the draw's last seats first, then a new turn each try
-        turn = _bye_turn(order[::-1] if attempt == 0 else stream.sample(order, n), team_of)
-        place = {p: i for i, p in enumerate(turn)}
-        had = byes_had[:]
-        outs: list[list[int]] = []
-        for _ in range(sessions):
-            # the fewest byes first, then the team with the fewest byes, then the turn
-            team_had = [sum(had[m] for m in g) for g in groups]
-            rank = {
-                p: (had[p], team_had[team_of[p]] if team_of[p] != -1 else had[p], place[p])
-                for p in range(n)
-            }
-            out = _pick_byes(n, n_byes, groups, rank.__getitem__)
-            for p in out:
-                had[p] += 1
-            outs.append(out)
+        # the turn of byes among equals: the draw's last seats first, then a new turn each try;
+        # the teams' final counts (the byes had included) as even as they can end (_bye_plan)
+        turn = order[::-1] if attempt == 0 else stream.sample(order, n)
+        outs = _bye_plan(turn, team_of, groups, n_byes, sessions, had=byes_had)
         extra: list[list[list[int]]] = []
         for out in outs:
             active = [p for p in order if p not in out]

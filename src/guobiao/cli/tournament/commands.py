@@ -32,9 +32,11 @@ __all__ = ["format_points", "tournament"]
 
 from guobiao.cli.tournament.common import (
     DB_OPTION,
+    EMA_ENCODING,
     WINDS,
     format_points,
     output_option,
+    spreadsheet_csv,
 )
 from guobiao.cli.tournament.common import (
     open_cli_store as _store,
@@ -956,7 +958,8 @@ def _write_ema(path: Path, ranking: list[Standing], info: TournamentInfo) -> Non
     from guobiao.tournament.ema import ema_csv
 
     try:
-        with path.open("w", newline="", encoding="utf-8") as handle:
+        # plain UTF-8, no BOM: the EMA's file (common.EMA_ENCODING)
+        with path.open("w", newline="", encoding=EMA_ENCODING) as handle:
             handle.write(ema_csv(ema_rows(ranking, info)))
     except OSError as err:
         _fail(f"cannot write {path}: {err.strerror}")
@@ -1000,16 +1003,19 @@ def _unranked_json(
     name: str, team: str | None, status: str, s: Standing | None, left: WithdrawalLine | None
 ) -> dict[str, Any]:
     """A registered player listed after the ranked ones, with no place: ``status`` is why
-    (withdrawn, disqualified: the recorded withdrawal; substitute, disqualified in session, did
-    not play: ``not_ranked``), ``left_from`` the first session a withdrawn player does not play."""
+    (withdrawn, disqualified: the recorded withdrawal; substitute, disqualified in session, byes
+    only, did not play: ``not_ranked``), ``left_from`` the first session a withdrawn player does
+    not play. The totals are null for a withdrawn player who never played
+    (``Standing.never_played``): no score, where one who played and took nothing has 0."""
+    counted = s if s is not None and not s.never_played else None
     return {
         "rank": None,
         "tied": False,
         "name": name,
         "team": team,
-        "standard_points": str(s.standard_points) if s else None,
-        "match_points": s.match_points if s else None,
-        "best_session": str(s.best_session) if s else None,
+        "standard_points": str(counted.standard_points) if counted else None,
+        "match_points": counted.match_points if counted else None,
+        "best_session": str(counted.best_session) if counted else None,
         "sessions": len(s.session_points) if s else 0,
         "partial": bool(s.partial) if s else False,
         "status": left.reason if left else status,
@@ -1029,6 +1035,7 @@ _UNRANKED_LABELS = {
     "disqualified": "disqualified",
     "substitute": "substitute only",
     "disqualified in session": "disqualified in session",
+    "byes only": "byes only",
     "did not play": "did not play",
 }
 """How the terminal table marks a registered player with no place (``status`` in the exports)."""
@@ -1124,7 +1131,7 @@ def standings(
                 text = json.dumps(doc, ensure_ascii=False, indent=2)
                 target.write_text(text + "\n", encoding="utf-8")
             else:
-                with target.open("w", newline="", encoding="utf-8") as handle:
+                with spreadsheet_csv(target) as handle:  # a BOM, for Excel
                     fields = list(rows[0]) if rows else ["rank", "name"]
                     writer = csv.DictWriter(handle, fields)
                     writer.writeheader()
@@ -1156,7 +1163,9 @@ def standings(
             format_points(s.best_session),
         )
     # who left, then who is not ranked: no place (docs/rules.md §19, 第十二条三(二))
-    for player, why, found in after:
+    for player, why, standing in after:
+        # a withdrawn player who never played has no totals: —, not 0
+        found = standing if standing is not None and not standing.never_played else None
         table.add_row(
             "—",
             f"{player} ({_unranked_label(why, left.get(player))})",

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, TextIO, TypeVar
 
 import click
 
@@ -22,13 +22,27 @@ if TYPE_CHECKING:
 
 __all__ = [
     "DB_OPTION",
+    "EMA_ENCODING",
+    "SPREADSHEET_ENCODING",
     "WINDS",
     "format_points",
     "open_cli_store",
     "output_option",
+    "spreadsheet_csv",
 ]
 
 WINDS = ("E", "S", "W", "N")
+
+SPREADSHEET_ENCODING = "utf-8-sig"
+"""The organiser's CSV files (seating, standings, penalties): UTF-8 with a byte-order mark.
+Excel on Windows reads a CSV file without one in the system's code page, and Chinese names
+come out as mojibake; with it, as UTF-8. Python reads it back with ``utf-8-sig``."""
+
+EMA_ENCODING = "utf-8"
+"""The EMA results file: plain UTF-8, as documented for it (docs/tournament.md, *The EMA
+results file*): it goes to the EMA's ranking officer, not into our spreadsheet, and a
+byte-order mark would be read into the first column's name (``\ufeffPlace``) by a reader that
+does not expect one."""
 
 
 _F = TypeVar("_F", bound=Callable[..., Any])
@@ -43,6 +57,12 @@ def output_option(flag: str, dest: str, what: str) -> Callable[[_F], _F]:
         default=None,
         help=f"Also write {what}.",
     )
+
+
+def spreadsheet_csv(path: Path) -> TextIO:
+    """``path`` opened for an organiser's CSV file (``SPREADSHEET_ENCODING``, newlines as the
+    csv module writes them)."""
+    return path.open("w", newline="", encoding=SPREADSHEET_ENCODING)
 
 
 DB_OPTION = click.option(

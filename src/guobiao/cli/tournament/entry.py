@@ -27,7 +27,13 @@ from typing import TYPE_CHECKING
 import click
 from rich.table import Table
 
-from guobiao.cli.tournament.common import DB_OPTION, WINDS, format_points, output_option
+from guobiao.cli.tournament.common import (
+    DB_OPTION,
+    WINDS,
+    format_points,
+    output_option,
+    spreadsheet_csv,
+)
 from guobiao.cli.tournament.common import open_cli_store as _store
 from guobiao.cli.util import console as _console
 from guobiao.cli.util import fail as _fail
@@ -887,7 +893,7 @@ def penalties(name: str, csv_path: Path | None, url: str) -> None:
     ]
     if csv_path is not None:
         try:
-            with csv_path.open("w", newline="", encoding="utf-8") as handle:
+            with spreadsheet_csv(csv_path) as handle:  # a BOM, for Excel
                 writer = csv.DictWriter(handle, fields)
                 writer.writeheader()
                 writer.writerows(rows)

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from guobiao.cli.tournament.common import DB_OPTION, output_option
+from guobiao.cli.tournament.common import DB_OPTION, EMA_ENCODING, output_option
 from guobiao.cli.tournament.common import open_cli_store as _store
 from guobiao.cli.util import fail as _fail
 
@@ -147,10 +147,10 @@ def _write_seating_csv(
 ) -> None:
     import csv
 
-    from guobiao.cli.tournament.common import WINDS
+    from guobiao.cli.tournament.common import WINDS, spreadsheet_csv
 
     try:
-        with path.open("w", newline="", encoding="utf-8") as handle:
+        with spreadsheet_csv(path) as handle:  # a BOM: Excel reads the names as UTF-8
             writer = csv.writer(handle)
             writer.writerow(SEATING_COLUMNS)
             for row in tables:
@@ -378,7 +378,8 @@ def ema(name: str, csv_path: Path | None, url: str) -> None:
         click.echo(text, nl=False)
     else:
         try:
-            with csv_path.open("w", newline="", encoding="utf-8") as handle:
+            # plain UTF-8, no BOM: the EMA's file (common.EMA_ENCODING)
+            with csv_path.open("w", newline="", encoding=EMA_ENCODING) as handle:
                 handle.write(text)
         except OSError as err:
             _fail(f"cannot write {csv_path}: {err.strerror}")

@@ -5,10 +5,10 @@
 const NAME = tournamentName();
 let SUMMARY = null;
 let SESSION = null;
-let SESSIONS = {};  // each player's sessions by number: {player: {session: {score, standard, forfeit}}}
+let SESSIONS = {};  // each player's sessions: {player: {session: {score, standard, forfeit, bye}}}
 
 // The standings' ``by_session`` of every player, in session order (their ``sessions`` is the
-// ranking's list, highest first, 第十一条三), with a forfeit (弃权) marked.
+// ranking's list, highest first, 第十一条三), with a forfeit (弃权) and a bye (轮空) marked.
 function sessionsByPlayer(rows) {
   return Object.fromEntries(rows.map((r) => [r.name, r.by_session || {}]));
 }
@@ -27,7 +27,16 @@ function sessionCell(row, session) {
       el("span", {class: "muted left-mark", "data-mark": row.status}, LEFT_LABELS[row.status]));
   }
   return el("td", {class: "num wide-only", "data-session": session},
-    found?.standard ?? "", found?.forfeit ? [" ", forfeitMark()] : null);
+    found?.standard ?? "", found?.forfeit ? [" ", forfeitMark()] : null,
+    found?.bye ? [found.standard ? " " : null, byeMark()] : null);
+}
+
+// 轮空 bye in a session's cell: sat out by the draw (第十二条一), not absent; after the points
+// when the tournament scores a bye (the bye_points reading "average")
+function byeMark() {
+  return el("span", {class: "muted bye-mark", "data-mark": "bye",
+    title: "轮空：本局抽签不上桌 bye: sat out this session by the draw (第十二条一)"},
+  `${term("bye", "zh")} bye`);
 }
 
 // why a registered player has no place (the standings' ``status``; 第十二条三(二), 第十三条四)
@@ -36,6 +45,7 @@ const UNRANKED = {
   "disqualified": LEFT_LABELS.disqualified,
   "substitute": "陪打 substitute only",
   "disqualified in session": "取消本局成绩 disqualified in session",
+  "byes only": `${term("bye", "zh")} byes only`,
   "did not play": "未参赛 did not play",
 };
 
@@ -112,13 +122,15 @@ async function refresh() {
     if (SESSION === null) SESSION = SUMMARY.current;
     if (SESSION !== null) select.value = String(SESSION);
     const ind = document.getElementById("individual");
-    // before any result, no roster of players who "did not play": the note alone
-    fill(ind, standings.individual.some((r) => r.status === "ranked") ? standingsRows(standings.individual)
-      : [el("tbody", {}, el("tr", {}, el("td", {class: "muted"}, "还没有成绩 No results yet.")))]);
+    // before any result, no roster of players who "did not play", nor every team 1= with 0:
+    // the note alone
+    const results = standings.individual.some((r) => r.status === "ranked");
+    const noResults = () => [el("tbody", {}, el("tr", {}, el("td", {class: "muted"}, "还没有成绩 No results yet.")))];
+    fill(ind, results ? standingsRows(standings.individual) : noResults());
     const teams = document.getElementById("teams");
     teams.hidden = !standings.teams.length;
     document.getElementById("nav-teams").hidden = teams.hidden;
-    fill(document.getElementById("team-table"), teamRows(standings.teams));
+    fill(document.getElementById("team-table"), results ? teamRows(standings.teams) : noResults());
     // the asterisk's meaning on screen too (its title is no help on a phone)
     const [individualNote, teamNote] = document.querySelectorAll(".partial-note");
     individualNote.hidden = !standings.individual.some((r) => r.partial);
