@@ -62,10 +62,10 @@ def event(tmp_path: Path, sessions: int = 5) -> str:
     return url
 
 
-def seatings(url: str) -> list[Any]:
+def seatings(url: str, name: str = T) -> list[Any]:
     store = open_store(url)
     try:
-        return list(store.seatings(T))
+        return list(store.seatings(name))
     finally:
         store.close()
 

@@ -38,8 +38,8 @@ from fastapi.testclient import TestClient
 
 from guobiao.server.app import create_app
 from guobiao.tournament.seating import SessionSeating, Table, continue_schedule, schedule
-from guobiao.tournament.store import open_store
 from test_organiser_audit5 import ok
+from test_organiser_audit7 import seatings
 
 T = "春季杯"
 TEAMS = ("红队", "蓝队", "玉队", "金队", "珠队")
@@ -63,18 +63,10 @@ def event(tmp_path: Path, solo: tuple[str, ...] = SOLO, sessions: int = 5) -> st
     return url
 
 
-def seatings(url: str) -> list[Any]:
-    store = open_store(url)
-    try:
-        return list(store.seatings(T))
-    finally:
-        store.close()
-
-
 def enter_session(url: str, session: int) -> None:
     """Every table of ``session`` by its totals: E 620, S 480, W 510, N 390, so E takes 4
     standard points, W 2, S 1 and N 0 (第十条二(二))."""
-    for table in seatings(url)[session - 1].tables:
+    for table in seatings(url, T)[session - 1].tables:
         ok(url, "totals", T, "--session", str(session), "--table", str(table.number),
            "620", "480", "510", "390")  # fmt: skip
 
@@ -119,7 +111,7 @@ def organiser_files(tmp_path: Path) -> dict[str, Path]:
     第十三条二(一)) recorded for a player of session 2, so every file has a Chinese name in it."""
     url = event(tmp_path)
     enter_session(url, 1)
-    late = seatings(url)[1].tables[0].seats[0]
+    late = seatings(url, T)[1].tables[0].seats[0]
     ok(url, "late", T, "--session", "2", "--player", late, "--minutes", "7", "--who", "Li")
     files = {kind: tmp_path / f"{kind}.csv" for kind in HEADERS}
     ok(url, "seating", T, "--session", "1", "--csv", str(files["seating"]))
@@ -165,10 +157,10 @@ def test_the_ema_file_stays_plain_utf8(tmp_path: Path) -> None:
 def test_a_bye_is_marked_and_a_player_with_only_byes_says_so(tmp_path: Path) -> None:
     url = event(tmp_path)
     enter_session(url, 1)
-    first = seatings(url)[0]
+    first = seatings(url, T)[0]
     bye, seated = first.byes[0], first.tables[0].seats[0]
     # 23 players over 5 sessions: 15 byes, nobody two, so the bye of session 1 plays session 2
-    assert bye not in seatings(url)[1].byes
+    assert bye not in seatings(url, T)[1].byes
     rows = web_standings(tmp_path, url)
     assert rows[bye]["by_session"]["1"] == {
         "score": None, "standard": None, "forfeit": False, "bye": True,
@@ -199,7 +191,7 @@ def test_a_bye_is_marked_and_a_player_with_only_byes_says_so(tmp_path: Path) -> 
 def test_an_absence_is_no_bye(tmp_path: Path) -> None:
     """A player replaced for session 1 (缺席, a substitute plays the seat) did not play: no bye."""
     url = event(tmp_path)
-    first = seatings(url)[0]
+    first = seatings(url, T)[0]
     absent, sub = first.tables[0].seats[2], first.byes[0]
     ok(url, "substitute", T, "--session", "1", "--player", absent, "--by", sub, "--who", "Li",
        "--allow-team-mate")  # fmt: skip
@@ -281,7 +273,7 @@ def test_withdraw_redraws_with_even_team_byes(tmp_path: Path) -> None:
     url = event(tmp_path, solo=("安娜", "Bob", "Cy", "Dee"), sessions=6)
     enter_session(url, 1)
     ok(url, "withdraw", T, "Dee", "--from-session", "2", "--who", "Li")
-    had = Counter(p for s in seatings(url) for p in s.byes)
+    had = Counter(p for s in seatings(url, T) for p in s.byes)
     assert sum(had.values()) == 15 and max(had.values()) == 1
     by_team = [sum(had[p] for p in TEAM_PLAYERS[4 * t : 4 * t + 4]) for t in range(5)]
     assert by_team == [3] * 5
@@ -297,10 +289,10 @@ def test_a_withdrawn_player_who_never_played_has_blank_totals(tmp_path: Path) ->
     place; ``never`` has no score at all (blank, null), ``zero`` has 0 standard points and 390
     match points, which the rules give them (第十条二(二))."""
     url = event(tmp_path)
-    never = seatings(url)[0].tables[0].seats[0]
+    never = seatings(url, T)[0].tables[0].seats[0]
     ok(url, "withdraw", T, never, "--from-session", "1", "--who", "Li")
     enter_session(url, 1)
-    zero = seatings(url)[0].tables[0].seats[3]
+    zero = seatings(url, T)[0].tables[0].seats[3]
     ok(url, "withdraw", T, zero, "--from-session", "2", "--who", "Li")
     # the web page's data
     rows = web_standings(tmp_path, url)
