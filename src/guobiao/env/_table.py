@@ -14,7 +14,7 @@ from typing import Any, Final, SupportsInt
 import numpy as np
 import numpy.typing as npt
 
-from guobiao.env.observation import Board
+from guobiao.env.observation import GATHER, Board
 from guobiao.env.spaces import N_ACTIONS, MaskBuilder
 from guobiao.table.game import Game, IllegalActionError
 from guobiao.table.rules import COMPETITION, TableRules
@@ -85,8 +85,12 @@ class Table:
         if self.filled[seat] != version:  # refresh(seat), inline
             self.builders[seat].fill(self.masks[seat], game, seat)
             self.filled[seat] = version
+        board = self.board  # board.observe(game, seat, version), inline
+        if board.state != version:
+            board.sync(game)
+            board.state = version
         return {
-            "observation": self.board.observe(game, seat, version),
+            "observation": board.array.take(GATHER[seat << 2 | game.current], mode="wrap"),
             "action_mask": self.mask_arrays[seat].copy(),
         }
 

@@ -368,9 +368,10 @@ def _gather(seat: int, current: int) -> npt.NDArray[np.intp]:
     return index
 
 
-_GATHER: Final = tuple(_gather(seat, current) for seat in range(4) for current in range(4))
-"""By ``seat << 2 | current``: the observation's own drawn-tile plane and relative current seat
-are in the gather, so that it needs no writing after."""
+GATHER: Final = tuple(_gather(seat, current) for seat in range(4) for current in range(4))
+"""By ``seat << 2 | current``: the gather of a :class:`Board`'s ``array`` giving that observation
+(``take(..., mode="wrap")``). Its own drawn-tile plane and relative current seat are in the
+gather, so that it needs no writing after."""
 _S_EMPTY: Final = array("h", bytes(2 * _S_SIZE))
 _S_START: Final = array("h", _S_EMPTY)
 _S_START[_S_UNSEEN : _S_UNSEEN + 136] = array("h", [4] * 136)
@@ -398,10 +399,10 @@ class Board:
         "_segments",
         "_source",
         "_stale",
-        "_state",
         "_tile_at",
         "array",
         "buffer",
+        "state",
     )
 
     def __init__(self) -> None:
@@ -411,7 +412,8 @@ class Board:
         self.buffer = memoryview(data).cast("h")
         self.array: npt.NDArray[np.int16] = np.frombuffer(data, dtype=np.int16)
         self._source: list[int] | None = None  # the game's public_changes (its identity)
-        self._state: object = None
+        # a token of the game state the buffer holds (observe's ``state``), None: unknown
+        self.state: object = None
         self.reset()
 
     def __reduce__(self) -> tuple[Any, ...]:
@@ -421,7 +423,7 @@ class Board:
         """Forget the hand: the next :meth:`sync` writes everything."""
         self.buffer[:] = _S_START
         self._source = None
-        self._state = None
+        self.state = None
         self._segments: list[int] | None = None
         self._stale: set[int] = set()  # seats whose hands are to be read again
         self._keys = [-1, -1, -1, -1]
@@ -434,11 +436,11 @@ class Board:
     def observe(self, game: Game, seat: int, state: object = None) -> npt.NDArray[np.int16]:
         """``seat``'s observation of ``game`` now, a new array. ``state``: a token that changes
         whenever the game does (the table's version); the default, None, syncs every time."""
-        if state is None or state != self._state:
+        if state is None or state != self.state:
             self.sync(game)
-            self._state = state
+            self.state = state
         # all in range: "wrap" keeps them, unchecked
-        return self.array.take(_GATHER[seat << 2 | game.current], mode="wrap")
+        return self.array.take(GATHER[seat << 2 | game.current], mode="wrap")
 
     def sync(self, game: Game) -> None:
         """Update the buffer to ``game`` now, by the engine's :attr:`~guobiao.table.game.Game.changes`
@@ -499,8 +501,8 @@ class Board:
                 else:  # anything else: the seat is read again once the batch is in
                     stale.add(e)
             self._seen = n
-            if drew:
-                buf[_S_WALL] = game.wall_remaining
+            if drew:  # Botzone: the segments' sum, the same (read without a property call)
+                buf[_S_WALL] = game.wall_remaining if segments is None else sum(segments)
             if stale:  # read now, the hands have every draw and discard of the batch
                 reread = False
                 for a in stale:

@@ -195,10 +195,8 @@ class MaskBuilder:
         engine = _ENGINE_INDEX  # read directly (not a bound .get): compiled, a C dict look-up
         for action in legal:
             if action.kind is _DISCARD_KIND:  # most of them: a discard's index is its tile
-                tile = action.tile
-                if tile is not None and tile < CHOW:
-                    mask[tile] = 1
-                    continue
+                mask[action.tile] = 1  # type: ignore[index]  # a discard names its tile
+                continue
             index = engine.get(id(action), -1)
             if index < 0:  # the engine's chow: its index needs the claimed tile too
                 claimed = game.claimable_tile

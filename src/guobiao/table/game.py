@@ -400,11 +400,6 @@ class Game:
         )
 
     # -- public state --------------------------------------------------------------------------
-    @property
-    def to_act(self) -> tuple[int, ...]:
-        """Seats that must choose an action now (empty when the hand is over)."""
-        return self._to_act
-
     def legal_actions(self, seat: int) -> tuple[Action, ...]:
         """Every legal action of ``seat`` now (empty if it need not act)."""
         if seat in self._responses:
@@ -441,7 +436,7 @@ class Game:
         hand = tuple(TILES[t] for t in range(34) for _ in range(s.counts[t]))
         drawn = (
             TILES[self._last_tile]
-            if self.phase is _ACT and self.current == seat and self._after_draw
+            if self.phase is _ACT and self.current == seat and self.drawn_tile is not None
             else None
         )
         claimable = TILES[self._last_tile] if self.phase in (_RESPOND, _ROB) else None
@@ -482,36 +477,6 @@ class Game:
         return self._seats[seat]
 
     @property
-    def drawn_tile(self) -> int | None:
-        """The tile ``current`` just drew, while it is to act after the draw (``SeatView.drawn``
-        of that seat); else None."""
-        if self.phase is _ACT and self._after_draw:
-            return self._last_tile
-        return None
-
-    @property
-    def claimable_tile(self) -> int | None:
-        """The discard (RESPOND) or added-kong tile (ROB) open to claims (``SeatView.last_discard``),
-        else None."""
-        phase = self.phase
-        if phase is _RESPOND or phase is _ROB:
-            return self._last_tile
-        return None
-
-    @property
-    def changes(self) -> list[int]:
-        """What changed, one entry per change, in order, since the hand was dealt (live; never
-        mutate it), for observers that follow the hand incrementally (the RL environment):
-        ``(t + 1) << 2 | s`` (4 and up): seat ``s`` drew tile ``t`` (``counts[t]`` went up by
-        one); ``~(t << 2 | s)`` (negative): seat ``s`` discarded ``t`` (from ``counts`` to the end
-        of its ``river``); ``s`` (0-3): anything else of seat ``s`` on the table changed (a meld
-        declared, a kong added or robbed, a flower shown, the last discard claimed from its
-        river), with its ``counts``. A new list whenever the hand is (re)built (:meth:`undo`,
-        :meth:`replay`); the end of the hand (concealed kongs shown, the winning tile joining
-        the winner's hand) is not an entry."""
-        return self._changes
-
-    @property
     def segments_left(self) -> list[int] | None:
         """Botzone: the tiles left in each seat's segment (live; never mutate it), else None."""
         return self._segment_left
@@ -549,7 +514,7 @@ class Game:
                 self._act_own(seat, action)
             else:
                 self._respond(seat, action)
-                if not self._to_act:
+                if not self.to_act:
                     self._resolve_claims()
         except Exception:
             self._rebuild(self.history)
@@ -695,19 +660,37 @@ class Game:
             self._wall.left if isinstance(self._wall, SegmentWall) else None
         )
         self._seats = [LiveSeat() for _ in range(4)]
-        self._changes: list[int] = []  # Game.changes
+        # What changed, one entry per change, in order, since the hand was dealt (read it, never
+        # mutate it), for observers that follow the hand incrementally (the RL environment):
+        # ``(t + 1) << 2 | s`` (4 and up): seat ``s`` drew tile ``t`` (``counts[t]`` went up by
+        # one); ``~(t << 2 | s)`` (negative): seat ``s`` discarded ``t`` (from ``counts`` to the
+        # end of its ``river``); ``s`` (0-3): anything else of seat ``s`` on the table changed (a
+        # meld declared, a kong added or robbed, a flower shown, the last discard claimed from
+        # its river), with its ``counts``. A new list whenever the hand is (re)built (undo,
+        # replay); the end of the hand (concealed kongs shown, the winning tile joining the
+        # winner's hand) is not an entry. A plain attribute, like ``to_act``: read every step.
+        self.changes: list[int] = []
         self._visible = [0] * 34  # copies on the table: discards, exposed melds
         self._pending: dict[int, tuple[Action, ...]] = {}
         self._responses: dict[int, Action] = {}
-        self._to_act: tuple[int, ...] = ()  # the seats of _pending not in _responses
+        # the seats that must choose an action now (empty when the hand is over): those of
+        # _pending not in _responses (read it, never assign it)
+        self.to_act: tuple[int, ...] = ()
         self._barred: set[int] = set()  # may not win this hand (第十四条六)
         self._false_claims: set[int] = set()  # wrong wins declared on a discard (end_hand)
         self._penalties: list[Penalty] = []
         self._result: HandResult | None = None
         self.phase = _ACT
         self.current = 0
+        # plain attributes, like ``to_act``, read every step (the fast path; never assign them):
+        # the tile ``current`` just drew, while it is to act after the draw (``SeatView.drawn``
+        # of that seat), else None; the discard (RESPOND) or added-kong tile (ROB) open to
+        # claims (``SeatView.last_discard``), else None. Set with the phase. (A Game has 29
+        # attributes: from 30 on, CPython 3.11 stops sharing its instances' dict keys, and every
+        # attribute read slows.)
+        self.drawn_tile: int | None = None
+        self.claimable_tile: int | None = None
         self._last_tile = -1
-        self._after_draw = True
         self._kong_replacement = False
         self._just_chowed = False
         self._exhausted = False
@@ -761,7 +744,7 @@ class Game:
             for t in found:
                 s.counts[t] -= 1
                 s.flowers.append(t)
-                self._changes.append(seat)
+                self.changes.append(seat)
                 if self._wall.remaining == 0:
                     self._exhausted = True
                     return last
@@ -788,7 +771,7 @@ class Game:
             kong = replacement
             while tile >= 34:  # a flower: show it and draw a replacement (补花)
                 self._seats[seat].flowers.append(tile)
-                self._changes.append(seat)
+                self.changes.append(seat)
                 kong = False  # a win on a flower replacement is 自摸, not 杠上开花 (#81)
                 if wall.remaining == 0:
                     self._end_draw()
@@ -796,14 +779,15 @@ class Game:
                 tile = wall.draw_replacement()
         counts = self._seats[seat].counts
         counts[tile] = counts[tile] + 1
-        self._changes.append((tile + 1) << 2 | seat)  # a draw (Game.changes)
+        self.changes.append((tile + 1) << 2 | seat)  # a draw (Game.changes)
         self._last_tile = tile
         self._enter_act(seat, True, kong)
 
     def _enter_act(self, seat: int, after_draw: bool, kong: bool) -> None:
         self.phase = _ACT
+        self.drawn_tile = self._last_tile if after_draw else None
+        self.claimable_tile = None
         self.current = seat
-        self._after_draw = after_draw
         self._kong_replacement = kong
         if self._responses:  # a new one only when used (most are empty)
             self._responses = {}
@@ -842,7 +826,7 @@ class Game:
             self._pending = {seat: tuple(actions)}
         else:
             self._pending = {seat: tuple(compress(_DISCARD, counts))}
-        self._to_act = (seat,)
+        self.to_act = (seat,)
 
     def _act_own(self, seat: int, action: Action) -> None:
         s = self._seats[seat]
@@ -853,9 +837,9 @@ class Game:
             tile: int = action.tile  # read as an int (compiled: no call of int())
             s.counts[tile] = s.counts[tile] - 1
             s.river.append(tile)
-            self._changes.append(~(tile << 2 | seat))  # a discard (Game.changes)
+            self.changes.append(~(tile << 2 | seat))  # a discard (Game.changes)
             self._visible[tile] = self._visible[tile] + 1
-            if tile != self._last_tile or not self._after_draw:
+            if tile != self.drawn_tile:
                 # The waits after a discard, the hand having changed by one tile in (a draw or
                 # a claim) and one out since they were last computed: one tile in lowers the
                 # shanten by at most one, one out never lowers it, so a hand that was 2 or more
@@ -882,7 +866,7 @@ class Game:
             s.counts[tile] = s.counts[tile] - 4
             s.melds.append(_CONCEALED_KONG_MELDS[tile])
             s.melds_version += 1
-            self._changes.append(seat)
+            self.changes.append(seat)
             self._update_waits(seat)
             self._draw(seat, True)
         elif kind is _K_ADDED_KONG:
@@ -894,7 +878,7 @@ class Game:
             old = s.melds[at]
             s.melds[at] = _KONG_MELDS[tile][old.offered_by or 0]
             s.melds_version += 1
-            self._changes.append(seat)
+            self.changes.append(seat)
             self._last_tile = tile
             self._update_waits(seat)
             self._open_robbing(seat, tile)
@@ -919,7 +903,9 @@ class Game:
             # cheap tests first: most seats can neither win, pung nor chow this tile
             chows: Sequence[Action] = ()
             if step == 1 and wall_left and tile < 27:  # 吃 only from 上家, only suits
-                chows = [_CHOW[low] for low, a, b in _CHOW_WITH[tile] if counts[a] and counts[b]]
+                for low, a, b in _CHOW_WITH[tile]:  # a loop: a comprehension is a call (3.11)
+                    if counts[a] and counts[b]:
+                        chows = (*chows, _CHOW[low])
             win = tile in s.waits and seat not in barred
             if not (win or (wall_left and n >= 2) or chows):
                 if false_wins:
@@ -942,15 +928,21 @@ class Game:
             elif false_wins:
                 pending[seat] = (PASS,)  # asked anyway: it may declare a (false) win
         self.phase = _RESPOND
+        self.drawn_tile = None
+        self.claimable_tile = tile
         self.current = discarder
         self._pending = pending
         if self._responses:  # a new one only when used (most are empty)
             self._responses = {}
         if pending:
-            self._to_act = tuple(pending)
-        else:
-            self._to_act = ()
-            self._next_turn(discarder)
+            self.to_act = tuple(pending)
+        else:  # no one may claim: the next turn (_next_turn, inline: most discards come here)
+            self.to_act = ()
+            self._just_chowed = False
+            if self._wall.remaining == 0:  # the last tile's discard was not won: 荒牌
+                self._end_draw()
+            else:
+                self._draw((discarder + 1) & 3, False)
 
     def _open_robbing(self, konger: int, tile: int) -> None:
         pending: dict[int, tuple[Action, ...]] = {}
@@ -961,11 +953,13 @@ class Game:
             elif self.false_wins:
                 pending[seat] = (PASS,)
         self.phase = _ROB
+        self.drawn_tile = None
+        self.claimable_tile = tile
         self.current = konger
         self._pending = pending
         if self._responses:  # a new one only when used (most are empty)
             self._responses = {}
-        self._to_act = tuple(pending)
+        self.to_act = tuple(pending)
         if not pending:
             self._draw(konger, True)
 
@@ -1004,8 +998,8 @@ class Game:
     def _claim(self, seat: int, discarder: int, tile: int, action: Action) -> None:
         s = self._seats[seat]
         self._seats[discarder].river.pop()
-        self._changes.append(discarder)
-        self._changes.append(seat)  # its melds, below
+        self.changes.append(discarder)
+        self.changes.append(seat)  # its melds, below
         offered = (discarder - seat) % 4  # 1 next, 2 opposite, 3 previous
         if action.kind is _K_CHOW:
             assert action.tile is not None
@@ -1128,7 +1122,7 @@ class Game:
                 self._visible[tile] -= 1
             else:
                 self._seats[discarder].river.pop()
-            self._changes.append(discarder)
+            self.changes.append(discarder)
         flowers = fans.flower_points
         outcome = HandOutcome(
             winner=seat,
@@ -1153,18 +1147,20 @@ class Game:
     def _end(self, result: HandResult) -> None:
         self._result = result
         self.phase = _OVER
+        self.drawn_tile = None
+        self.claimable_tile = None
         self._pending = {}
         self._responses = {}
-        self._to_act = ()
+        self.to_act = ()
 
     def _respond(self, seat: int, action: Action) -> None:
         """Record a claim or a pass; the seat leaves ``to_act``."""
         self._responses[seat] = action
-        to_act = self._to_act
+        to_act = self.to_act
         if to_act and to_act[0] == seat:  # the usual case: seats answer in turn
-            self._to_act = to_act[1:]
+            self.to_act = to_act[1:]
         else:
-            self._to_act = tuple(s for s in to_act if s != seat)
+            self.to_act = tuple(s for s in to_act if s != seat)
 
     def _end_forfeit(self, seat: int, reason: str) -> None:
         """A foul ends the hand: the seat pays ``forfeit_payment`` to each other player (settled
@@ -1187,7 +1183,7 @@ class Game:
             # (as the Botzone judge does): a legal win nearer the discarder still takes it.
             self._false_claims.add(seat)
             self._respond(seat, WIN)
-            if not self._to_act:
+            if not self.to_act:
                 self._resolve_claims()
             return
         s = self._seats[seat]
@@ -1195,7 +1191,9 @@ class Game:
         counts = list(s.counts[:34])  # the hand as declared: 14 - 3·melds tiles
         if self.phase is not _ACT:
             counts[self._last_tile] += 1
-        declared_on = self._last_tile if self.phase is not _ACT or self._after_draw else None
+        declared_on = (
+            self._last_tile if self.phase is not _ACT or self.drawn_tile is not None else None
+        )
         if shanten(counts, melds) == -1:
             distance = -1  # a winning shape: below 8 points, or the seat may not win: 错和
         elif declared_on is not None:
@@ -1220,7 +1218,7 @@ class Game:
         self._pending[seat] = tuple(a for a in pending if a.kind is not _K_WIN)
         if self.phase is not _ACT:
             self._respond(seat, PASS)
-            if not self._to_act:
+            if not self.to_act:
                 self._resolve_claims()
         elif not self._pending[seat]:
             self._pending[seat] = (PASS,)
