@@ -293,9 +293,10 @@ def play(
 
     At each decision the table is shown (winds, scores, wall, melds, flowers, discards) with
     your hand and a numbered menu of your legal actions: type the number, or the action
-    ('d W5', 'pung', 'chow 345m', 'win', 'pass'; Enter passes a claim). '?' helps, 'q' quits
-    (the complete hands still count and are logged). Exit code 0 when the session ends or you
-    quit, 1 when the input ends first, 130 on Ctrl-C.
+    ('d W5', 'pung', 'chow 345m', 'win', 'pass'; Enter passes a claim), tiles as W5, 5m or
+    五万. '?' helps, 'q' quits (the complete hands still count and are logged). The session
+    ends with the command that deals it again. Exit code 0 when the session ends or you quit,
+    1 when the input ends first, 130 on Ctrl-C (docs/terminal.md).
 
     \b
     Examples:

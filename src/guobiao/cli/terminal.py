@@ -14,12 +14,16 @@ session log for ``guobiao replay``. An adapter: it prints with rich; the core ne
 from __future__ import annotations
 
 import random
+import re
+import unicodedata
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
 from typing import Literal
 
+from rich import box
+from rich.cells import cell_len
 from rich.columns import Columns
 from rich.console import Console
 from rich.table import Table
@@ -34,7 +38,7 @@ from guobiao.core.shanten import discard_options, shanten, waits
 from guobiao.core.tiles import TILES, Tile, TileParseError
 from guobiao.scoring.calculator import calculate
 from guobiao.scoring.result import InvalidHandError
-from guobiao.table.game import PASS, WIN, Action, ActionKind, Game, Phase, SeatView
+from guobiao.table.game import PASS, WIN, Action, ActionKind, Game, HandResult, Phase, SeatView
 from guobiao.table.play import Agent, SessionPlay, play_session
 from guobiao.table.replay import session_lines, write_log
 from guobiao.table.rules import TableRules
@@ -169,30 +173,47 @@ for _canonical, _aliases in {
         _WORDS[_alias] = _canonical
 _ONE_CHAR_WORDS = "打吃碰杠槓和胡过過"
 
-HELP = """\
-Choose by number, or type the action:
-  d W5 | discard 5m | d 五万    discard a tile (d alone: the tile you just drew)
-  W5                          a tile alone also discards it
-  chow 345m | chow W3W4W5 | c  chow (the tiles are needed only when there is a choice)
-  pung | peng | 碰              pung the discard
-  kong | kong F1 | gang         kong (melded, concealed or added; name the tile if several)
-  win | hu | 和                  declare a win (offered only when it is a legal win)
-  pass | p | Enter             let a discard go (Enter passes unless you could win)
-  show                         show the table again;  ? help;  q quit (keeps the hands played)
-Tiles: W1-W9 万, B1-B9 饼, T1-T9 条, F1-F4 东南西北, J1-J3 中发白; or 1m 5p 9s 1z-7z; or 五万 东风."""
 
-HELP_ASCII = """\
-Choose by number, or type the action:
-  d W5 | discard 5m       discard a tile (d alone: the tile you just drew)
-  W5                      a tile alone also discards it
-  chow 345m | chow W3W4W5 | c   chow (the tiles are needed only when there is a choice)
-  pung | peng             pung the discard
-  kong | kong F1 | gang   kong (melded, concealed or added; name the tile if several)
-  win | hu                declare a win (offered only when it is a legal win)
-  pass | p | Enter        let a discard go (Enter passes unless you could win)
-  show                    show the table again;  ? help;  q quit (keeps the hands played)
-Tiles: W1-W9 characters, B1-B9 dots, T1-T9 bamboo, F1-F4 winds ESWN, J1-J3 dragons
-(red, green, white); or 1m 5p 9s 1z-7z."""
+def _help(rows: Sequence[tuple[str, str]], tiles: str) -> str:
+    """Two columns aligned by terminal cells (a Chinese character takes two), each line within
+    78 cells: an 80-column terminal shows every line whole."""
+    width = max(cell_len(left) for left, _ in rows) + 2
+    lines = ["Choose by number, or type the action:"]
+    lines += [f"  {left}{' ' * (width - cell_len(left))}{right}" for left, right in rows]
+    return "\n".join([*lines, tiles])
+
+
+HELP = _help(
+    (
+        ("d W5 | discard 5m | 打五万", "discard a tile (d alone: the tile you drew)"),
+        ("W5 | 5m | 五万", "a tile alone also discards it"),
+        ("chow 345m | c | 吃", "chow (name the tiles if there is a choice)"),
+        ("pung | peng | 碰", "pung the discard"),
+        ("kong | kong F1 | 杠", "kong: melded, concealed or added"),
+        ("win | hu | 和", "declare a win (in the menu when it is legal)"),
+        ("pass | p | Enter", "let the discard go (Enter never passes a win)"),
+        ("show", "show the table again"),
+        ("? | q", "this help | quit (the complete hands count)"),
+    ),
+    "Tiles: W1-W9 万, B1-B9 饼, T1-T9 条, F1-F4 东南西北, J1-J3 中发白;\n"
+    "   or 1m-9m 1p-9p 1s-9s 1z-7z; or 五万 东风 红中.",
+)
+
+HELP_ASCII = _help(
+    (
+        ("d W5 | discard 5m", "discard a tile (d alone: the tile you drew)"),
+        ("W5 | 5m", "a tile alone also discards it"),
+        ("chow 345m | c", "chow (name the tiles if there is a choice)"),
+        ("pung | peng", "pung the discard"),
+        ("kong | kong F1", "kong: melded, concealed or added"),
+        ("win | hu", "declare a win (in the menu when it is legal)"),
+        ("pass | p | Enter", "let the discard go (Enter never passes a win)"),
+        ("show", "show the table again"),
+        ("? | q", "this help | quit (the complete hands count)"),
+    ),
+    "Tiles: W1-W9 characters, B1-B9 dots, T1-T9 bamboo, F1-F4 winds E S W N,\n"
+    "   J1-J3 dragons red green white; or 1m-9m 1p-9p 1s-9s 1z-7z.",
+)
 
 
 def _read_tile_list(text: str) -> tuple[Tile, ...]:
@@ -241,7 +262,7 @@ def parse_input(
     drawn (``d`` alone discards it). Anything that is not a legal action now raises
     :class:`InputError` with a message saying why.
     """
-    words = text.strip()
+    words = _normal(text)
     if not words:
         if PASS in menu and WIN in menu:
             raise InputError("you can win: type 'win' (or its number), or 'pass' to let it go")
@@ -261,13 +282,19 @@ def parse_input(
         try:
             tiles = _read_tile_list(words)
         except InputError:
-            raise InputError(
-                f"not an action: {words!r}; type a number 1-{len(menu)}, or e.g. 'd W5', "
-                "'pung', 'chow 345m', 'win', 'pass' ('?' for help)"
-            ) from None
-        if len(tiles) != 1:
-            raise InputError(f"{words!r}: which action? e.g. 'chow {words}' or 'd {tiles[0]}'")
-        key, rest = "discard", words
+            glued = _glued(words)
+            if glued is None:
+                raise InputError(
+                    f"not an action: {_quote(words)}; type 1-{len(menu)}, an action like "
+                    "d W5, or ? for help"
+                ) from None
+            key, rest = glued
+        else:
+            if len(tiles) != 1:
+                raise InputError(
+                    f"{_quote(words)}: which action? e.g. 'chow {words}' or 'd {tiles[0]}'"
+                )
+            key, rest = "discard", words
     rest = rest.strip()
     if key in ("quit", "help", "show"):
         command: Command = "quit" if key == "quit" else "help" if key == "help" else "show"
@@ -275,10 +302,7 @@ def parse_input(
     if key == "win":
         if WIN in menu:
             return WIN
-        raise InputError(
-            "no win now: a win needs a complete hand worth 8 points without flowers "
-            "(when you have one, 'win' is in the menu)"
-        )
+        raise InputError("no win now: a win needs a complete hand of 8 points, flowers apart")
     if key == "pass":
         if PASS in menu:
             return PASS
@@ -304,6 +328,36 @@ def parse_input(
     if len(options) > 1:
         raise InputError(f"which {key}? {_choices(menu, kinds)}")
     return options[0]
+
+
+def _normal(text: str) -> str:
+    """The typed text made plain: full-width letters, digits and spaces (a Chinese input
+    method's ``Ｗ５``, ``ｄ　５ｍ``) as ASCII, and a tile split by a space (``W 5``) joined."""
+    text = unicodedata.normalize("NFKC", text).strip()
+    return re.sub(r"\b([WBTFJwbtfj])\s+([1-9])\b", r"\1\2", text)
+
+
+def _glued(words: str) -> tuple[str, str] | None:
+    """An action word glued to its tiles (``d5m``, ``dW5``, ``chow345m``, ``pungW5``): the
+    action and the tiles, or None."""
+    lower = words.lower()
+    for alias in sorted(_WORDS, key=len, reverse=True):
+        if not alias.isascii() or not lower.startswith(alias) or len(words) == len(alias):
+            continue
+        key, rest = _WORDS[alias], words[len(alias) :]
+        if key in ("quit", "help", "show", "win", "pass"):
+            continue
+        try:
+            _read_tile_list(rest)
+        except InputError:
+            continue
+        return key, rest
+    return None
+
+
+def _quote(words: str, limit: int = 12) -> str:
+    """What was typed, quoted and cut short so that a message stays on one line."""
+    return repr(words if len(words) <= limit else words[: limit - 1] + "…")
 
 
 def _discard(rest: str, menu: Sequence[Action], drawn: Tile | None) -> Action:
@@ -492,8 +546,8 @@ class TerminalPlayer:
             if seat == view.seat or not (melds or discards):
                 continue
             parts = [*melds]
-            if discards:
-                parts.append("discarded " + _tiles(discards, self.style))
+            if discards:  # named as in the menus: a glyph with its name
+                parts.append("discarded " + ", ".join(_label(t, self.style) for t in discards))
             line = Text(f"  {self._wind(seat)} {self._name(seat, view)}: ", style="dim")
             line.append("; ".join(parts))
             lines.append(line)
@@ -514,6 +568,8 @@ class TerminalPlayer:
                 line.append(f"  flowers {view.flowers[seat]}")
             for meld in view.melds[seat]:
                 line.append("  " + _meld_text(meld, self.style), style="cyan")
+            for _ in range(_face_down(view, seat)):  # four tiles face down
+                line.append(f"  [{_zh('暗杠', 'concealed kong', self.ascii_only)}]", style="cyan")
             lines.append(line)
             pool = view.discards[seat]
             river = Text("      ")
@@ -547,7 +603,7 @@ class TerminalPlayer:
             line.append(f"\n           ({names}{drew})", style="dim")
         if view.phase in (Phase.RESPOND, Phase.ROB) and view.last_discard is not None:
             who = f"{self._wind(view.current)} {self._name(view.current, view)}"
-            tile = tile_text(view.last_discard, self.style)
+            tile = _label(view.last_discard, self.style)
             if view.phase is Phase.ROB:
                 rob = "rob it?" if self.ascii_only else "rob it (抢杠和)?"
                 line.append(f"\n{who} adds a kong with {tile}: {rob}", style="bold")
@@ -688,6 +744,8 @@ def _changes(
             if index < len(old_melds) and old_melds[index] == meld:
                 continue
             melds.append(_meld_event(seat, meld, index < len(old_melds), style))
+        hidden = _face_down(view, seat) - (_face_down(before, seat) if before is not None else 0)
+        melds += ["concealed kong (face down)"] * hidden
         pool = view.discards[seat]
         keep = 0
         while keep < min(len(pool), len(old_pool)) and pool[keep] == old_pool[keep]:
@@ -701,6 +759,13 @@ def _changes(
         if newly[previous][1]:
             latest = previous
     return newly, latest
+
+
+def _face_down(view: SeatView, seat: int) -> int:
+    """The concealed kongs ``seat`` has laid face down that ``view`` does not show (another
+    seat's, until the hand is over): four tiles on the table, their faces unseen."""
+    shown = sum(1 for m in view.melds[seat] if m.kind is MeldKind.CONCEALED_KONG)
+    return max(0, view.concealed_kongs[seat] - shown)
 
 
 def _meld_event(seat: int, meld: Meld, changed: bool, style: str) -> str:
@@ -720,23 +785,30 @@ def _meld_event(seat: int, meld: Meld, changed: bool, style: str) -> str:
 # -- hands and sessions ---------------------------------------------------------------------------
 
 
-def _winning_tile(game: Game) -> tuple[Tile, Hand]:
-    """The winning tile and the winner's hand without it (the hand is revealed when it wins)."""
-    result = game.result
-    assert result is not None and result.win_tile is not None and result.winning_hand is not None
-    return result.win_tile, result.winning_hand
+def _compact_table(ascii_only: bool) -> Table:
+    """A table of a header, one rule and its rows (no frame): the end of a hand fits a 24-line
+    terminal whole, its winner's line included."""
+    return Table(
+        box=box.SIMPLE_HEAD,
+        show_edge=False,
+        pad_edge=False,
+        show_header=True,
+        header_style="bold",
+        safe_box=ascii_only,
+    )
 
 
 def _show_hand_result(
     console: Console,
-    game: Game,
+    result: HandResult,
     record_seats: Sequence[str],
     scores: dict[str, int],
     style: str,
     ascii_only: bool,
+    title: str = "",
 ) -> None:
-    result = game.result
-    assert result is not None
+    """The end of a hand, under ``title`` (``End of hand 3/16: ``): who won and how, the
+    winning hand, the fans with their points, the payments and each seat's new score."""
 
     def who(seat: int) -> str:
         wind = Wind(seat)
@@ -745,7 +817,9 @@ def _show_hand_result(
     console.print()
     if result.winner is None:
         console.print(
-            Text(_zh("荒牌", "exhaustive draw: no one won", ascii_only), style="bold yellow")
+            Text(
+                title + _zh("荒牌", "exhaustive draw: no one won", ascii_only), style="bold yellow"
+            )
         )
     else:
         how = (
@@ -753,19 +827,26 @@ def _show_hand_result(
             if result.discarder is None
             else f"on a discard from {who(result.discarder)}"
         )
-        console.print(Text(f"{who(result.winner)} wins {how}", style="bold green"))
-        tile, hand = _winning_tile(game)
+        verb = "win" if record_seats[result.winner] == "You" else "wins"
+        console.print(Text(f"{title}{who(result.winner)} {verb} {how}", style="bold green"))
+        tile, hand = result.win_tile, result.winning_hand
+        assert tile is not None and hand is not None
         shown = Text("Hand: ")
+        names: list[str] = []
         for meld in hand.melds:
             shown.append(_meld_text(meld, style) + "  ")
+            names.append(_meld_text(meld, "botzone"))
         shown.append(_tiles(hand.concealed, style) + "  + ")
         shown.append(tile_text(tile, style), style="bold")
         if hand.flowers:
             shown.append("   flowers " + _tiles(hand.flowers, style))
         console.print(shown)
+        if style == "glyph":  # the names a glyph may not show in every font
+            names += [_tiles(hand.concealed, "botzone"), "+", str(tile)]
+            console.print(Text(f"      ({' '.join(names)})", style="dim"))
         fans = result.fans
         assert fans is not None
-        table = Table(show_header=True, header_style="bold", safe_box=ascii_only)
+        table = _compact_table(ascii_only)
         if not ascii_only:
             table.add_column("番种")
         for column, right in (("Fan", False), ("Points", True), ("×", True), ("Subtotal", True)):
@@ -778,12 +859,16 @@ def _show_hand_result(
             table.add_row(*(row if ascii_only else [fan.fan.zh, *row]))
         console.print(table)
         flowers = f" (flowers {fans.flower_points})" if fans.flower_points else ""
-        console.print(Text(f"Total: {fans.total}{flowers}", style="bold"))
+        total = Text(f"Total: {fans.total}{flowers}", style="bold")
+        paid = _payments(result, fans.total, who)
+        if paid:
+            total.append(f"; {paid}")
+        console.print(total)
     for penalty in result.penalties:
         console.print(
             Text(f"Penalty: {who(penalty.seat)} {penalty.kind.name.lower()} {penalty.amount}")
         )
-    table = Table(show_header=True, header_style="bold", safe_box=ascii_only)
+    table = _compact_table(ascii_only)
     for column, right in (("Seat", False), ("Player", False), ("Change", True), ("Score", True)):
         table.add_column(column, justify="right" if right else "left")
     for seat, delta in enumerate(result.deltas):
@@ -795,6 +880,25 @@ def _show_hand_result(
             str(scores[name]),
         )
     console.print(table)
+
+
+def _payments(result: HandResult, total: int, who: Callable[[int], str]) -> str:
+    """Who pays the winner what (第五条: 8 from each of the others, plus the total from the
+    discarder, or from each on a self-drawn win), when the deltas are exactly that."""
+    winner, discarder = result.winner, result.discarder
+    assert winner is not None
+    if result.penalties:
+        return ""
+    others = [s for s in range(4) if s != winner]
+    if discarder is None:
+        expected = {s: -(8 + total) for s in others}
+        text = f"each pays 8 + {total} = {8 + total}"
+    else:
+        expected = {s: -(8 + total) if s == discarder else -8 for s in others}
+        text = f"{who(discarder)} pays 8 + {total} = {8 + total}, the others 8 each"
+    if any(result.deltas[s] != expected[s] for s in others):
+        return ""
+    return text
 
 
 def _fraction(value: Fraction) -> str:
@@ -902,8 +1006,10 @@ def play_at_terminal(
     def on_hand(session: Session, game: Game) -> None:
         games.append(game)
         record = session.history[-1]
-        console.print(Text(f"\nEnd of hand {record.number + 1}/{hands}", style="bold"))
-        _show_hand_result(console, game, record.seats, session.scores, style, ascii_only)
+        result = game.result
+        assert result is not None
+        title = f"End of hand {record.number + 1}/{hands}: "
+        _show_hand_result(console, result, record.seats, session.scores, style, ascii_only, title)
         if session.is_over:
             return
         person.new_hand(Board.of(session))
@@ -961,6 +1067,25 @@ def play_at_terminal(
                 write_log(log, session_lines(play, table_rules, seed))
             except OSError as err:
                 console.print(Text(f"error: cannot write the log {log}: {err}", style="red"))
-                return code or 1
-            console.print(f"Log written to {log} (check it with: guobiao replay {log})")
+                code = code or 1
+            else:
+                console.print(f"Log written to {log} (check it with: guobiao replay {log})")
+    again = _again_command(bots, hands, seat, rules, seed)
+    console.print(Text(f"Seed {seed}; to play the same deals against the same bots again:"))
+    console.print(Text(f"  {again}"), soft_wrap=True)  # one line, to copy whole
     return code
+
+
+def _again_command(bots: Sequence[str], hands: int, seat: int, rules: str, seed: int) -> str:
+    """The command that deals this session again: its seed and the options that differ from
+    the defaults (a session is the seed with the bots, the seat, the hands and the rules)."""
+    words = ["guobiao play", f"--seed {seed}"]
+    if tuple(bots) != ("fan", "fan", "fan"):
+        words.append("--bots " + (bots[0] if len(set(bots)) == 1 else ",".join(bots)))
+    if hands != 16:
+        words.append(f"--hands {hands}")
+    if seat != 0:
+        words.append(f"--seat {Wind(seat).letter}")
+    if rules != "1998":
+        words.append(f"--rules {rules}")
+    return " ".join(words)
