@@ -23,6 +23,7 @@ import tempfile
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from fractions import Fraction
 from html import escape
 from pathlib import Path
@@ -87,6 +88,7 @@ __all__ = [
     "seat_cards_html",
     "seat_mark",
     "seating_html",
+    "seatings_html",
     "session_byes",
     "session_seating",
 ]
@@ -252,7 +254,14 @@ def _table_data(store: Store, tournament: str, session: int, table: int) -> _Tab
 # -- HTML scaffolding ---------------------------------------------------------------------------
 
 _CSS = """
-@page { size: %(page)s; margin: 8mm 10mm; }
+@page { size: %(page)s; margin: 7mm 10mm 8mm;
+  @bottom-left { content: %(footer)s; font-size: 7pt; color: #000; vertical-align: middle; }
+  @bottom-right {
+    content: "第 " counter(page) " / " counter(pages) " 页  Page " counter(page) " of "
+      counter(pages);
+    font-size: 7pt; color: #000; vertical-align: middle; white-space: nowrap;
+  }
+}
 * { box-sizing: border-box; }
 html { -webkit-print-color-adjust: exact; print-color-adjust: exact; }
 body {
@@ -260,15 +269,15 @@ body {
   font-family: "Noto Sans CJK SC", "Noto Sans SC", "Source Han Sans SC", "WenQuanYi Micro Hei",
     "Microsoft YaHei", "PingFang SC", "Noto Sans", "DejaVu Sans", Arial, sans-serif;
 }
-h1 { font-size: 15pt; margin: 0 0 1mm 0; text-align: center; }
+h1 { font-size: 15pt; margin: 0 0 0.5mm 0; text-align: center; line-height: 1.1; }
 h2 { font-size: 11.5pt; margin: 4mm 0 1.5mm 0; }
-p.sub { text-align: center; margin: 0 0 3mm 0; font-size: 10.5pt; }
+p.sub { text-align: center; margin: 0 0 2mm 0; font-size: 10.5pt; }
 .en { font-weight: normal; font-size: 0.85em; color: #333; }
 table { border-collapse: collapse; width: 100%%; page-break-inside: auto; }
 table.sheet { table-layout: fixed; }
-col.c-hand, col.c-round { width: 7%%; }
-col.c-player { width: 16.5%%; }
-col.c-note { width: 20%%; }
+col.c-hand, col.c-round { width: 6.5%%; }
+col.c-player { width: 17%%; }
+col.c-note { width: 19%%; }
 .pn { font-size: 11pt; }
 tr.round td { border-top: 0.7mm solid #000; }
 tr { page-break-inside: avoid; }
@@ -283,16 +292,21 @@ td.note .nt { max-height: 2.2em; overflow: hidden; line-height: 1.1; }
 td.p .d { font-weight: bold; font-size: 10pt; }
 td.p .m { display: block; font-size: 7pt; line-height: 1.05; }
 td.p .w { font-size: 7pt; color: #444; }
-tr.hand td { height: 7.6mm; }
-tr.total td { font-weight: bold; height: 7.2mm; }
+/* the boxes a score is written in by hand: 8.6 mm high (they were 7.6 mm and 7.2 mm) */
+tr.hand td { height: 8.6mm; }
+tr.total td { font-weight: bold; height: 8.6mm; }
 tr.sign td { height: 12mm; }
+th[data-col="team"] { font-weight: normal; font-size: 8.5pt; }
+tr.total td:first-child .en, tr.sign td:first-child .en { font-size: 7pt; }
+td.refsign { vertical-align: top; text-align: left; font-size: 8pt; }
+.line.date { min-width: 32mm; }
 tr.sub td { color: #333; font-style: italic; }
 tr.unplayed td { color: #777; background: #f4f4f4; }
-p.ended { text-align: center; margin: -1.5mm 0 2.5mm 0; font-size: 10.5pt; font-weight: bold; }
+p.ended { text-align: center; margin: -1mm 0 1.5mm 0; font-size: 9.5pt; font-weight: bold; }
 p.ended .en { font-weight: normal; }
-.ref { margin-top: 5mm; display: flex; justify-content: space-between; font-size: 10.5pt; }
+.ref { margin-top: 3.5mm; display: flex; justify-content: space-between; font-size: 10.5pt; }
 .line { display: inline-block; min-width: 55mm; border-bottom: 0.3mm solid #000; }
-.legend { font-size: 7pt; margin-top: 1.5mm; color: #222; }
+.legend { font-size: 6.5pt; margin: 1.2mm 0 0; color: #000; }
 section.page + section.page { break-before: page; page-break-before: always; }
 """
 
@@ -315,7 +329,7 @@ _SCREEN_CSS = """
     position: sticky; left: 0; z-index: 1; background: #fff;
   }
   table.sheet tr.hand > :nth-child(2), table.sheet thead tr:last-child > :nth-child(2) {
-    left: 2.7rem;  /* the hand column: 7% of the 40rem table, less its border */
+    left: 2.5rem;  /* the hand column: 6.5% of the 40rem table, less its border */
   }
   table.sheet th:first-child, table.sheet thead tr:last-child > :nth-child(2) { background: #eee; }
   table.sheet tr.unplayed > :nth-child(-n+2) { background: #f4f4f4; }
@@ -330,14 +344,29 @@ _SCREEN_CSS = """
 """
 
 
+def _css_string(text: str) -> str:
+    """``text`` as a CSS string: every character but a letter or digit as a 6-digit escape, so
+    that no quote, backslash or ``</style>`` in a tournament's name can end it."""
+    return (
+        '"' + "".join(c if c.isascii() and c.isalnum() else f"\\{ord(c):06x}" for c in text) + '"'
+    )
+
+
+def _footer(title: str) -> str:
+    """The foot of every printed page (a page margin box): what the paper is, of which
+    tournament, and the day it was printed; the page number goes on the right."""
+    return f"{title} · 打印 Printed {datetime.now().date().isoformat()}"
+
+
 def _page(title: str, body: str, *, page: str = "A4", css: str = "") -> str:
+    footer = _css_string(_footer(title))
     return (
         "<!DOCTYPE html>\n"
         '<html lang="zh-CN">\n<head>\n<meta charset="utf-8">\n'
         '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
         '<link rel="icon" href="data:,">\n'  # served as a web page too: no /favicon.ico asked
         f"<title>{_e(title)}</title>\n"
-        f"<style>{_CSS % {'page': page}}{css}{_SCREEN_CSS}</style>\n"
+        f"<style>{_CSS % {'page': page, 'footer': footer}}{css}{_SCREEN_CSS}</style>\n"
         f"</head>\n<body>\n{body}</body>\n</html>\n"
     )
 
@@ -470,7 +499,8 @@ def _sheet(store: Store, tournament: str, session: int, table: int) -> tuple[_Ta
         f'<h1 data-col="tournament">{_e(data.tournament)}</h1>\n'
         f'<p class="sub">{_label("score_sheet", " ")} · '
         f'第 <b data-col="session">{session}</b> {_label("session", " ")} · '
-        f'第 <b data-col="table">{table}</b> {_label("table", " ")}</p>\n'
+        f'第 <b data-col="table">{table}</b> {_label("table", " ")} · '
+        f'{_label("date", " ")}: <span class="line date" data-col="date"></span></p>\n'
     )
     if ended is not None:
         why = f"（{_e(ended.note)}）" if ended.note else ""
@@ -618,11 +648,13 @@ def _sheet(store: Store, tournament: str, session: int, table: int) -> tuple[_Ta
     out.append(f'<tr class="sign"><td colspan="2">{_label("player_signature")}</td>')
     for name in players:
         out.append(f'<td data-player="{_e(name)}" data-col="signature"></td>')
-    out.append("<td></td></tr>\n</tbody>\n</table></div>\n")
+    # the referee signs at the end of the players' row, in the notes column: a line of its own
+    # under the table left too little room for the boxes the scores are written in
     out.append(
-        f'<div class="ref"><span>{_label("referee_signature", " ")}: '
-        '<span class="line" data-col="referee"></span></span>'
-        f'<span>{_label("date", " ")}: <span class="line"></span></span></div>\n'
+        f'<td class="refsign" data-col="referee">{_label("referee_signature", " ")}</td></tr>\n'
+        "</tbody>\n</table></div>\n"
+    )
+    out.append(
         f'<p class="legend">{_zh("dealer")} dealer · {_zh("win")} n winner with n'
         f" {_zh('fan')} fan points (+{_zh('flower')} flowers) · {_zh('self_drawn')} self-drawn"
         f" · {_zh('deal_in')} (放铳) discarded the winning tile · {_zh('drawn_hand')} drawn hand"
@@ -1211,19 +1243,40 @@ def seat_mark(seat: SeatedPlayer) -> str:
     return mark
 
 
-def seating_html(store: Store, tournament: str, session: int) -> str:
-    """The seating of a session (座位表) to print and post: one row per table, the players at
-    E S W N of the first hand with their number and team; a 陪打 marked (第十二条三(二))."""
-    tables = session_seating(store, tournament, session)
-    byes = session_byes(store, tournament, session)
-    with OrmSession(store.engine) as db:
-        name = _tournament(db, tournament).name
+_SEATING_CSS = (
+    # posted on a wall, read from 2 m: the table numbers 40 pt (digits about 10 mm high, they
+    # were 20 pt, 5 mm), the names 16 pt; four equal seat columns
+    "table.seating { table-layout: fixed; }\n"
+    "table.seating col.c-table { width: 13%; }\n"
+    "table.seating td { height: 17mm; font-size: 14pt; }\n"
+    "table.seating td[data-col=table] b { font-size: 40pt; line-height: 1; }\n"
+    "table.seating th { font-size: 12pt; }\n"
+    "table.seating td .pn { font-size: 16pt; font-weight: bold; }\n"
+    "table.seating td .no { color: #000; font-size: 12pt; }\n"
+    "table.seating td .en { font-size: 10pt; color: #000; }\n"
+    "table.seating .mark { font-size: 10.5pt; }\n"
+    "table.seating td[data-kind=stand-in] { background: #f1f1f1; }\n"
+    # the title is the first row of the table's head: a page the list runs onto says again
+    # which tournament and which session it is (it said neither)
+    "table.seating th.title { border: 0; background: #fff; font-weight: normal; padding: 0 0 2mm; }\n"
+    "p.sub { font-size: 13pt; }\n"
+    "p.byes { font-size: 14pt; }\n"
+    "p.byes .pn { font-size: 15pt; }\n"
+    "p.byes .no { color: #444; font-size: 11pt; }\n"
+)
+
+
+def _seating_body(store: Store, name: str, session: int) -> str:
+    tables = session_seating(store, name, session)
+    byes = session_byes(store, name, session)
     out = [
+        '<div class="scroll"><table class="seating">\n'
+        '<colgroup><col class="c-table">' + "<col>" * 4 + "</colgroup>\n"
+        '<thead><tr><th class="title" colspan="5">'
         f'<h1 data-col="tournament">{_e(name)}</h1>\n'
         f'<p class="sub">座位表 <span class="en">Seating</span> · '
-        f'第 <b data-col="session">{session}</b> {_label("session", " ")}</p>\n'
-        '<div class="scroll"><table class="seating">\n<thead><tr>'
-        f"<th>{_label('table')}</th>"
+        f'第 <b data-col="session">{session}</b> {_label("session", " ")}</p></th></tr>\n'
+        f"<tr><th>{_label('table')}</th>"
         + "".join(
             f'<th>{WIND_ZH[i]}<br><span class="en">{WIND_EN[i]}</span></th>' for i in range(4)
         )
@@ -1261,22 +1314,34 @@ def seating_html(store: Store, tournament: str, session: int) -> str:
         f" (第五条九) · {_zh('stand_in')}: a substitute, plays the seat, the score counts for the"
         f" table, no place and no {_zh('standard_points')} (第十二条三(二))</p>\n"
     )
-    css = (
-        # large enough to read on a wall
-        "table.seating td { height: 17mm; font-size: 14pt; }\n"
-        "table.seating td[data-col=table] b { font-size: 20pt; }\n"
-        "table.seating th { font-size: 12pt; }\n"
-        "table.seating td .pn { font-size: 15pt; font-weight: bold; }\n"
-        "table.seating td .no { color: #444; font-size: 11pt; }\n"
-        "table.seating td .en { font-size: 10pt; }\n"
-        "table.seating .mark { font-size: 10.5pt; }\n"
-        "table.seating td[data-kind=stand-in] { background: #f1f1f1; }\n"
-        "p.sub { font-size: 13pt; }\n"
-        "p.byes { font-size: 14pt; }\n"
-        "p.byes .pn { font-size: 15pt; }\n"
-        "p.byes .no { color: #444; font-size: 11pt; }\n"
+    return "".join(out)
+
+
+def seating_html(store: Store, tournament: str, session: int) -> str:
+    """The seating of a session (座位表) to print and post: one row per table, the players at
+    E S W N of the first hand with their number and team; a 陪打 marked (第十二条三(二))."""
+    with OrmSession(store.engine) as db:
+        name = _tournament(db, tournament).name
+    body = _seating_body(store, name, session)
+    return _page(f"{name} — 座位表 session {session}", body, css=_SEATING_CSS)
+
+
+def seatings_html(store: Store, tournament: str, sessions: Iterable[int] | None = None) -> str:
+    """The seating of several sessions (default: every session drawn) in one document, each
+    session from a new page, as ``seating_html`` prints it. No session drawn raises
+    ``StoreError``."""
+    with OrmSession(store.engine) as db:
+        t = _tournament(db, tournament)
+        name = t.name
+        drawn = sorted(s.number for s in t.sessions if s.tables)
+    numbers = list(sessions) if sessions is not None else drawn
+    if not numbers:
+        raise StoreError(f"{tournament!r}: no session is seated (run the draw first)")
+    pages = "".join(
+        f'<section class="page" data-session="{n}">\n{_seating_body(store, name, n)}</section>\n'
+        for n in numbers
     )
-    return _page(f"{name} — 座位表 session {session}", "".join(out), css=css)
+    return _page(f"{name} — 座位表 seating", pages, css=_SEATING_CSS)
 
 
 # -- best hands and fan counts ------------------------------------------------------------------

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -66,7 +66,12 @@ BYE_SEAT = "bye"
 
 @click.command()
 @click.argument("name")
-@click.option("--session", type=int, required=True, help="Session number, from 1.")
+@click.option(
+    "--session",
+    type=int,
+    default=None,
+    help="Session number, from 1 (default: every session drawn, each from a new page).",
+)
 @output_option("--html", "html_path", "the seating as an HTML page to print and post")
 @output_option("--pdf", "pdf_path", "the seating as PDF, printed by headless Chromium")
 @output_option(
@@ -75,7 +80,7 @@ BYE_SEAT = "bye"
 @DB_OPTION
 def seating(
     name: str,
-    session: int,
+    session: int | None,
     html_path: Path | None,
     pdf_path: Path | None,
     csv_path: Path | None,
@@ -85,31 +90,60 @@ def seating(
     substitute who plays a seat and is not ranked is marked 陪打 (第十二条三(二)); the players
     with a bye (轮空) follow the tables.
 
+    Without --session, every session drawn: one after the other on the terminal and in the
+    CSV file, each on a page of its own in the HTML or PDF.
+
     \b
     Examples:
       guobiao tournament seating club --session 1
       guobiao tournament seating club --session 1 --html seating1.html --csv seating1.csv
+      guobiao tournament seating club --pdf seating.pdf      # every session, a page each
     """
     from guobiao.tournament.queries import read_info
-    from guobiao.tournament.reports import byes_text, seating_html, session_byes, session_seating
+    from guobiao.tournament.reports import (
+        byes_text,
+        seating_html,
+        seatings_html,
+        session_byes,
+        session_seating,
+    )
+    from guobiao.tournament.store import StoreError
 
     if html_path is not None and pdf_path is not None:
         _fail("give --html or --pdf, not both")
+    found: list[tuple[int, list[SeatedTable], list[SessionBye]]] = []
     with _store(url) as store:
         info = read_info(store, name)
-        if not 1 <= session <= info.sessions:
+        if session is not None and not 1 <= session <= info.sessions:
             _fail(f"{name!r} has sessions 1-{info.sessions}, not {session}")
-        tables = session_seating(store, name, session)
-        byes = session_byes(store, name, session)
-        page = seating_html(store, name, session) if html_path or pdf_path else ""
-    _print_seating(name, session, tables)
-    if byes:  # at no table (第十二条一): said, or they would look for their name
-        click.echo(byes_text(byes) + " (第十二条一)")
+        numbers = [session] if session is not None else list(range(1, info.sessions + 1))
+        for number in numbers:
+            try:
+                tables = session_seating(store, name, number)
+            except StoreError:
+                if session is not None:
+                    raise
+                continue  # not drawn (yet): every session means every session drawn
+            found.append((number, tables, session_byes(store, name, number)))
+        if not found:
+            _fail(f"{name!r}: no session is seated (run the draw first)", 1)
+        page = ""
+        if html_path or pdf_path:
+            page = (
+                seating_html(store, name, session)
+                if session is not None
+                else seatings_html(store, name, [n for n, _, _ in found])
+            )
+    for number, tables, byes in found:
+        _print_seating(name, number, tables)
+        if byes:  # at no table (第十二条一): said, or they would look for their name
+            click.echo(byes_text(byes) + " (第十二条一)")
+    what = f"session {session}" if session is not None else f"{len(found)} session(s), a page each"
     if csv_path is not None:
-        _write_seating_csv(csv_path, session, tables, byes)
-        click.echo(f"Wrote the seating of session {session} to {csv_path}.", err=True)
+        _write_seating_csv(csv_path, found)
+        click.echo(f"Wrote the seating of {what} to {csv_path}.", err=True)
     if page:
-        _deliver(page, html_path, pdf_path, f"the seating of session {session}")
+        _deliver(page, html_path, pdf_path, f"the seating of {what}")
 
 
 def _print_seating(name: str, session: int, tables: list[SeatedTable]) -> None:
@@ -143,38 +177,47 @@ def _print_seating(name: str, session: int, tables: list[SeatedTable]) -> None:
 
 
 def _write_seating_csv(
-    path: Path, session: int, tables: list[SeatedTable], byes: Sequence[SessionBye]
+    path: Path, sessions: Sequence[tuple[int, list[SeatedTable], Sequence[SessionBye]]]
 ) -> None:
     import csv
 
-    from guobiao.cli.tournament.common import WINDS, spreadsheet_csv
+    from guobiao.cli.tournament.common import spreadsheet_csv
 
     try:
         with spreadsheet_csv(path) as handle:  # a BOM: Excel reads the names as UTF-8
             writer = csv.writer(handle)
             writer.writerow(SEATING_COLUMNS)
-            for row in tables:
-                for seat in row.seats:
-                    writer.writerow(
-                        (
-                            session,
-                            row.table,
-                            WINDS[seat.seat],
-                            seat.number,
-                            seat.name,
-                            seat.team or "",
-                            "yes" if seat.substitute else "no",
-                            "no" if seat.stand_in else "yes",
-                            seat.plays_for or "",
-                        )
-                    )
-            # 轮空 (第十二条一): at no table; a sheet without them had them look for their name
-            for bye in byes:
-                writer.writerow(
-                    (session, "", BYE_SEAT, bye.number, bye.name, bye.team or "", "no", "no", "")
-                )
+            for session, tables, byes in sessions:
+                _write_session_rows(writer, session, tables, byes)
     except OSError as err:
         _fail(f"cannot write {path}: {err.strerror}")
+
+
+def _write_session_rows(
+    writer: Any, session: int, tables: list[SeatedTable], byes: Sequence[SessionBye]
+) -> None:
+    from guobiao.cli.tournament.common import WINDS
+
+    for row in tables:
+        for seat in row.seats:
+            writer.writerow(
+                (
+                    session,
+                    row.table,
+                    WINDS[seat.seat],
+                    seat.number,
+                    seat.name,
+                    seat.team or "",
+                    "yes" if seat.substitute else "no",
+                    "no" if seat.stand_in else "yes",
+                    seat.plays_for or "",
+                )
+            )
+    # 轮空 (第十二条一): at no table; a sheet without them had them look for their name
+    for bye in byes:
+        writer.writerow(
+            (session, "", BYE_SEAT, bye.number, bye.name, bye.team or "", "no", "no", "")
+        )
 
 
 @click.command()
@@ -302,8 +345,11 @@ def highlights(
         _fail("give --json or --html / --pdf, not both")
     with _store(url) as store:
         found = read_highlights(store, name, top=top)
+        readings = store.settings(name).readings
     if html_path is not None or pdf_path is not None:
-        _deliver(highlights_page(found), html_path, pdf_path, "the best hands and fan counts")
+        # the readings line at the foot, as on every paper that counts (it was left out here)
+        page = highlights_page(found, readings)
+        _deliver(page, html_path, pdf_path, "the best hands and fan counts")
     elif as_json:
         click.echo(json.dumps(highlights_json(found), ensure_ascii=False, indent=2))
     else:
