@@ -296,7 +296,8 @@ def play(
     ('d W5', 'pung', 'chow 345m', 'win', 'pass'; Enter passes a claim), tiles as W5, 5m or
     五万. '?' helps, 'q' quits (the complete hands still count and are logged). The session
     ends with the command that deals it again. Exit code 0 when the session ends or you quit,
-    1 when the input ends first, 130 on Ctrl-C (docs/terminal.md).
+    1 when the input ends first, 130 on Ctrl-C, 70 when a bot fails (a bug to report, with
+    that command; docs/terminal.md).
 
     \b
     Examples:

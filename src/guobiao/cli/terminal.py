@@ -46,8 +46,10 @@ from guobiao.table.session import Session
 
 __all__ = [
     "BOT_KINDS",
+    "EXIT_BUG",
     "STYLES",
     "Board",
+    "BotFailed",
     "InputError",
     "QuitGame",
     "TerminalPlayer",
@@ -79,6 +81,12 @@ EXIT_EOF = 1
 """Exit code when the input ends (EOF) before the session does."""
 EXIT_INTERRUPTED = 130
 """Exit code on Ctrl-C (128 + SIGINT, as shells report it)."""
+EXIT_BUG = 70
+"""Exit code when a bot (or the game) fails: a bug, said in one line (EX_SOFTWARE, sysexits.h)."""
+
+NEXT_HAND_PROMPT = "Enter for the next hand, q to quit: "
+NEXT_HAND_HELP = "  Enter: the next hand; q: quit (the complete hands count and are logged)"
+"""What the next-hand prompt takes, said when ``?`` is typed there: one line within 78 cells."""
 
 Command = Literal["quit", "help", "show"]
 
@@ -123,9 +131,56 @@ def _tiles(tiles: Sequence[Tile], style: str) -> str:
     return " ".join(tile_text(t, style) for t in tiles)
 
 
+CLAIMED_MARK = "*"
+"""After a chow's claimed tile, the discard it took (``[W3 W4* W5]``), as the hand grammar
+writes it (``[W3W4*W5:3]``)."""
+
+
 def _meld_text(meld: Meld, style: str) -> str:
-    body = _tiles(meld.tiles, style)
+    """A meld as the table shows it: ``[W3 W4* W5]`` (a chow, ``*`` after the discard it
+    claimed), ``[B5 B5 B5]``, ``(F1 F1 F1 F1)`` (a concealed kong, when its faces are seen)."""
+    words = [tile_text(t, style) for t in meld.tiles]
+    if meld.kind is MeldKind.CHOW and meld.claimed is not None:
+        at = meld.tiles.index(meld.claimed)
+        words[at] += CLAIMED_MARK
+    body = " ".join(words)
     return f"({body})" if meld.is_concealed else f"[{body}]"
+
+
+class _Flow:
+    """A line of pieces laid out within ``width`` terminal cells (a Chinese character counts
+    two): a piece that would pass the edge starts a new line indented by ``indent``, so that the
+    terminal never folds a line inside a piece (a meld, a tile, ``drew 五万``)."""
+
+    def __init__(self, width: int, indent: int, first: Text | str = "") -> None:
+        self.width = width
+        self.indent = indent
+        self.text = first if isinstance(first, Text) else Text(first)
+        self.column = self.text.cell_len
+        self.line_start = not self.text.plain
+
+    def add(self, piece: Text | str, style: str = "", sep: str = "  ") -> None:
+        """Add ``piece`` after ``sep``, or at the start of a new line if it would not fit."""
+        text = piece if isinstance(piece, Text) else Text(piece, style=style)
+        size = text.cell_len
+        if not self.line_start and self.column + cell_len(sep) + size > self.width:
+            self.text.append("\n" + " " * self.indent)
+            self.column = self.indent
+        elif not self.line_start:
+            self.text.append(sep)
+            self.column += cell_len(sep)
+        self.text.append_text(text)
+        self.column += size
+        self.line_start = False
+
+
+def _reflow(text: Text, width: int, indent: int) -> Text:
+    """A one-style line laid out by :class:`_Flow` in the phrases its commas and semicolons
+    end, so that a tile or a meld named in it is never folded."""
+    flow = _Flow(width, indent, Text(style=text.style))
+    for phrase in re.split(r"(?<=[,;]) ", text.plain):
+        flow.add(phrase, sep=" ")
+    return flow.text
 
 
 def describe(action: Action, style: str = "botzone") -> str:
@@ -510,8 +565,8 @@ class TerminalPlayer:
             print_(line)
         print_(self._hand_line(view))
         hint = self._hint(view)
-        if hint is not None:
-            print_(hint)
+        if hint is not None:  # broken, if it must be, after a comma: never inside a chow
+            print_(_reflow(hint, self.console.width, 6))
         menu = menu_of(view.legal_actions)
         items = [Text(f"{i} {describe(a, self.style)}") for i, a in enumerate(menu, start=1)]
         for item, action in zip(items, menu, strict=True):
@@ -545,62 +600,77 @@ class TerminalPlayer:
             melds, discards = newly[seat]
             if seat == view.seat or not (melds or discards):
                 continue
-            parts = [*melds]
-            if discards:  # named as in the menus: a glyph with its name
-                parts.append("discarded " + ", ".join(_label(t, self.style) for t in discards))
-            line = Text(f"  {self._wind(seat)} {self._name(seat, view)}: ", style="dim")
-            line.append("; ".join(parts))
-            lines.append(line)
+            line = _Flow(
+                self.console.width,
+                4,
+                Text(f"  {self._wind(seat)} {self._name(seat, view)}: ", style="dim"),
+            )
+            line.line_start = True
+            for meld in melds:
+                line.add(meld, sep="; ")
+            for index, tile in enumerate(discards):  # named as in the menus: a glyph and its name
+                if index == 0:
+                    line.add("discarded " + _label(tile, self.style), sep="; ")
+                else:
+                    line.add(_label(tile, self.style), sep=", ")
+            lines.append(line.text)
         return lines
 
     def _seats(self, view: SeatView, latest: int | None) -> list[Text]:
         names = [self._name(s, view) for s in range(4)]
         width = max(len(n) for n in names)
         lines: list[Text] = []
+        edge = self.console.width
         for seat in range(4):
             mine = seat == view.seat
             marker = ">" if seat == view.current and view.phase is not Phase.OVER else " "
-            line = Text(f"{marker} {self._wind(seat)} ")
-            line.append(names[seat].ljust(width), style="bold" if mine else "")
+            head = Text(f"{marker} {self._wind(seat)} ")
+            head.append(names[seat].ljust(width), style="bold" if mine else "")
             if self.board is not None:
-                line.append(f" {self.board.scores[seat]:>5}")
+                head.append(f" {self.board.scores[seat]:>5}")
+            # a meld that does not fit goes whole to the next line, under the first meld
+            line = _Flow(edge, head.cell_len + 2, head)
             if view.flowers[seat]:
-                line.append(f"  flowers {view.flowers[seat]}")
+                line.add(f"flowers {view.flowers[seat]}")
             for meld in view.melds[seat]:
-                line.append("  " + _meld_text(meld, self.style), style="cyan")
+                line.add(_meld_text(meld, self.style), style="cyan")
             for _ in range(_face_down(view, seat)):  # four tiles face down
-                line.append(f"  [{_zh('暗杠', 'concealed kong', self.ascii_only)}]", style="cyan")
-            lines.append(line)
+                line.add(f"[{_zh('暗杠', 'concealed kong', self.ascii_only)}]", style="cyan")
+            lines.append(line.text)
             pool = view.discards[seat]
-            river = Text("      ")
+            river = _Flow(edge, 6, "      ")
+            river.line_start = True
             if not pool:
-                river.append("-", style="dim")
+                river.add("-", style="dim")
             for index, tile in enumerate(pool):
-                if index:
-                    river.append(" ")
                 if seat == latest and index == len(pool) - 1:
-                    river.append(tile_text(tile, self.style), style="bold reverse")
-                    river.append("<" if self.ascii_only else "◀", style="bold")
+                    piece = Text(tile_text(tile, self.style), style="bold reverse")
+                    piece.append("<" if self.ascii_only else "◀", style="bold")
+                    river.add(piece, sep=" ")
                 else:
-                    river.append(tile_text(tile, self.style))
-            lines.append(river)
+                    river.add(tile_text(tile, self.style), sep=" ")
+            lines.append(river.text)
         return lines
 
     def _hand_line(self, view: SeatView) -> Text:
         hand = list(view.hand)
         if view.drawn is not None:
             hand.remove(view.drawn)
-        line = Text("Your hand: ", style="bold")
+        flow = _Flow(self.console.width, 11, Text("Your hand: ", style="bold"))
+        flow.line_start = True  # the first piece right after the label
         for meld in view.melds[view.seat]:
-            line.append(_meld_text(meld, self.style) + "  ", style="cyan")
-        line.append(_tiles(hand, self.style), style="bold")
+            flow.add(_meld_text(meld, self.style), style="cyan")
+        for index, standing in enumerate(hand):
+            flow.add(tile_text(standing, self.style), style="bold", sep="  " if index == 0 else " ")
         if view.drawn is not None:
-            line.append("   drew ")
-            line.append(tile_text(view.drawn, self.style), style="bold yellow")
+            drew = Text("drew ")
+            drew.append(tile_text(view.drawn, self.style), style="bold yellow")
+            flow.add(drew, sep="   ")
+        line = flow.text
         if self.style == "glyph":
             names = " ".join(str(t) for t in hand)
-            drew = f" + {view.drawn}" if view.drawn is not None else ""
-            line.append(f"\n           ({names}{drew})", style="dim")
+            drew_name = f" + {view.drawn}" if view.drawn is not None else ""
+            line.append(f"\n           ({names}{drew_name})", style="dim")
         if view.phase in (Phase.RESPOND, Phase.ROB) and view.last_discard is not None:
             who = f"{self._wind(view.current)} {self._name(view.current, view)}"
             tile = _label(view.last_discard, self.style)
@@ -778,7 +848,7 @@ def _meld_event(seat: int, meld: Meld, changed: bool, style: str) -> str:
     if meld.offered_by is not None:
         source = f" from {Wind((seat + meld.offered_by) % 4).letter}"
     if kind is MeldKind.CHOW:
-        return f"chow {_tiles(meld.tiles, style)}{source}"
+        return f"chow {_meld_text(meld, style)[1:-1]}{source}"  # W3 W4* W5: W4 the discard
     return f"{kind.value} {_label(meld.tile, style)}{source}"
 
 
@@ -831,16 +901,20 @@ def _show_hand_result(
         console.print(Text(f"{title}{who(result.winner)} {verb} {how}", style="bold green"))
         tile, hand = result.win_tile, result.winning_hand
         assert tile is not None and hand is not None
-        shown = Text("Hand: ")
+        flow = _Flow(console.width, 6, "Hand: ")
+        flow.line_start = True
         names: list[str] = []
         for meld in hand.melds:
-            shown.append(_meld_text(meld, style) + "  ")
+            flow.add(_meld_text(meld, style))
             names.append(_meld_text(meld, "botzone"))
-        shown.append(_tiles(hand.concealed, style) + "  + ")
-        shown.append(tile_text(tile, style), style="bold")
+        for index, standing in enumerate(hand.concealed):
+            flow.add(tile_text(standing, style), sep="  " if index == 0 else " ")
+        won = Text("+ ")
+        won.append(tile_text(tile, style), style="bold")
+        flow.add(won)
         if hand.flowers:
-            shown.append("   flowers " + _tiles(hand.flowers, style))
-        console.print(shown)
+            flow.add("flowers " + _tiles(hand.flowers, style), sep="   ")
+        console.print(flow.text)
         if style == "glyph":  # the names a glyph may not show in every font
             names += [_tiles(hand.concealed, "botzone"), "+", str(tile)]
             console.print(Text(f"      ({' '.join(names)})", style="dim"))
@@ -958,8 +1032,10 @@ def play_at_terminal(
     """Play a session: the person at initial seat ``seat`` (0 E … 3 N) against ``bots``.
 
     Returns the exit code: 0 when the session ends or the person quits (``q``), ``EXIT_EOF`` when
-    the input ends first, ``EXIT_INTERRUPTED`` on Ctrl-C. The log (``log``) is written, atomically,
-    when the session ends, or with the complete hands when it stops early.
+    the input ends first, ``EXIT_INTERRUPTED`` on Ctrl-C, ``EXIT_BUG`` when a bot fails (an
+    error in its decision or an illegal action: :class:`BotFailed`) or the game does, said in one
+    line, never a traceback. The log (``log``) is written, atomically, when the session ends, or
+    with the complete hands when it stops early.
     """
     ascii_only = not _is_utf8(console.encoding)
     if ascii_only:  # whatever still cannot be encoded shows as '?', never a traceback
@@ -996,8 +1072,8 @@ def play_at_terminal(
             players.append("You")
             continue
         kind = next(kinds)
-        agents.append(make(kind, seed * 4 + index))
         players.append(f"{kind}-{index + 1}")
+        agents.append(_Watched(make(kind, seed * 4 + index), players[-1]))
     person.new_hand(
         Board.of(Session(players, starting_points=table_rules.starting_points, hands=hands))
     )
@@ -1013,21 +1089,31 @@ def play_at_terminal(
         if session.is_over:
             return
         person.new_hand(Board.of(session))
-        try:
-            answer = read_line("Enter for the next hand, q to quit: ")
-        except EOFError:
-            raise QuitGame("eof") from None
-        if answer.strip().lower() in ("q", "quit", "exit"):
-            raise QuitGame("quit")
+        while True:
+            try:
+                answer = _normal(read_line(NEXT_HAND_PROMPT)).lower()
+            except EOFError:
+                raise QuitGame("eof") from None
+            if _WORDS.get(answer) == "quit":
+                raise QuitGame("quit")
+            if _WORDS.get(answer) != "help":
+                return  # Enter, or anything else: the next hand
+            console.print(Text(NEXT_HAND_HELP))
 
-    console.print(
-        Text(
-            f"guobiao play: you against {', '.join(bots)}, {count(hands, 'hand')}, rules {rules}, "
-            f"seed {seed} (replay these deals with --seed {seed})",
-            style="bold",
-        )
-    )
-    console.print(Text("Type ? at any prompt for help, q to quit.", style="dim"))
+    # two lines within the terminal's width, each broken (if it must be) between its phrases
+    opening = _Flow(console.width, 2, Text(style="bold"))
+    for phrase in (
+        f"guobiao play: you against {', '.join(bots)};",
+        f"{count(hands, 'hand')},",
+        f"rules {rules},",
+        f"seed {seed}",
+    ):
+        opening.add(phrase, sep=" ")
+    console.print(opening.text)
+    helping = _Flow(console.width, 2, Text(style="dim"))
+    helping.add("Type ? at any prompt for help, q to quit.", sep=" ")
+    helping.add(f"Same deals again: --seed {seed}", sep=" ")
+    console.print(helping.text)
     code = 0
     try:
         play_session(agents, table_rules, seed, players=players, on_hand=on_hand)
@@ -1048,6 +1134,11 @@ def play_at_terminal(
                 style="yellow",
             )
         )
+    except Exception as err:  # a bug: said in a line, never a traceback
+        code = EXIT_BUG
+        failed = err.player if isinstance(err, BotFailed) else None
+        error = err.error if isinstance(err, BotFailed) else err
+        _say_bug(console, failed, error, len(games) + 1, hands)
     play = _played(players, table_rules, games, [a.name for a in agents])
     if games:
         console.print(
@@ -1074,6 +1165,61 @@ def play_at_terminal(
     console.print(Text(f"Seed {seed}; to play the same deals against the same bots again:"))
     console.print(Text(f"  {again}"), soft_wrap=True)  # one line, to copy whole
     return code
+
+
+class BotFailed(Exception):
+    """A bot raised an error or answered with an illegal action: a bug in the bot."""
+
+    def __init__(self, player: str, error: Exception) -> None:
+        super().__init__(f"{player}: {type(error).__name__}: {error}")
+        self.player = player
+        self.error = error
+
+
+class _Watched:
+    """A bot at the person's table, watched: an error in its decision, or an action that is not
+    legal, comes out as :class:`BotFailed` naming the player (``fan-2``), so that the person is
+    told which bot failed and the hands played so far are kept."""
+
+    def __init__(self, agent: Agent, player: str) -> None:
+        self.agent = agent
+        self.player = player
+        self.name = agent.name
+
+    def choose(self, view: SeatView) -> Action:
+        try:
+            action = self.agent.choose(view)
+        except Exception as err:
+            raise BotFailed(self.player, err) from err
+        if action not in view.legal_actions:
+            raise BotFailed(self.player, ValueError(f"it chose an illegal action, {action}"))
+        return action
+
+
+def _say_bug(
+    console: Console, player: str | None, error: BaseException, hand: int, hands: int
+) -> None:
+    """A failure in one line (which bot, and that it is a bug to report with the command printed
+    at the end), the error under it cut to the width, and where the session stops."""
+    who = f"Bot {player}" if player is not None else "guobiao"
+    console.print(
+        Text(f"\n{who} failed, a bug: please report it with the command below.", style="bold red")
+    )
+    detail = f"{type(error).__name__}: {error}".splitlines()[0] if str(error) else ""
+    detail = detail or type(error).__name__
+    limit = max(20, console.width - 4)
+    if cell_len(detail) > limit:
+        while cell_len(detail) > limit - 1:
+            detail = detail[:-1]
+        detail += "…" if _is_utf8(console.encoding) else "..."
+    console.print(Text(f"  {detail}", style="red"))
+    console.print(
+        Text(
+            f"It failed in hand {hand}/{hands}: the session stops after "
+            f"{count(hand - 1, 'complete hand')}.",
+            style="yellow",
+        )
+    )
 
 
 def _again_command(bots: Sequence[str], hands: int, seat: int, rules: str, seed: int) -> str:
