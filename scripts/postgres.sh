@@ -31,8 +31,10 @@ pg_test_install() {
     if [ ! -e "$policy" ]; then
         printf '#!/bin/sh\nexit 101\n' >"$policy" && chmod 755 "$policy" && ours=1
     fi
-    apt-get update -qq >&2 && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql \
-        >/dev/null || status=$?
+    # waiting up to 10 minutes for another apt or dpkg to let go of its lock
+    apt-get -o DPkg::Lock::Timeout=600 update -qq >&2 &&
+        DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y -qq \
+            postgresql >/dev/null || status=$?
     if [ "$ours" = 1 ]; then
         rm -f "$policy"
     fi

@@ -63,10 +63,12 @@ __all__ = [
     "CHROMIUM_CANDIDATES",
     "CHROMIUM_ENV",
     "HANDS",
+    "PAPERS",
     "SEAT_STATUSES",
     "BestHand",
     "FanCount",
     "Highlights",
+    "Paper",
     "ReportError",
     "SeatCard",
     "SeatLine",
@@ -81,6 +83,7 @@ __all__ = [
     "highlights_notes",
     "highlights_page",
     "html_to_pdf",
+    "paper_size",
     "results_table_html",
     "score_sheet_html",
     "score_sheets_html",
@@ -95,6 +98,45 @@ __all__ = [
 
 HANDS = 16
 """Hands printed on a score sheet: 4 rounds × 4 hands (第五条九)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Paper:
+    """A page size the papers are laid out for: ``name`` as the commands take it (``--paper``),
+    ``css`` as CSS ``@page size`` names it, portrait ``width`` × ``height`` in mm."""
+
+    name: str
+    css: str
+    width: float
+    height: float
+
+    @property
+    def usable_height(self) -> float:
+        """The height in mm between the page margins (``_CSS``: 7 mm top, 8 mm bottom)."""
+        return self.height - PAGE_MARGIN_TOP - PAGE_MARGIN_BOTTOM
+
+
+PAGE_MARGIN_TOP = 7.0
+PAGE_MARGIN_BOTTOM = 8.0
+
+PAPERS = {
+    "a4": Paper("a4", "A4", 210.0, 297.0),
+    "letter": Paper("letter", "letter", 215.9, 279.4),
+}
+"""The page sizes of the papers (``--paper``): A4 (the default) and US Letter. Each paper is laid
+out for its size: Letter is 5.9 mm wider and 17.6 mm shorter than A4, and the score sheet and the
+seat cards are fitted to it (docs/tournament.md)."""
+
+
+def paper_size(paper: str | Paper) -> Paper:
+    """The ``Paper`` named ``paper`` (``a4`` or ``letter``, any case); ``ValueError`` else."""
+    if isinstance(paper, Paper):
+        return paper
+    found = PAPERS.get(paper.strip().lower())
+    if found is None:
+        raise ValueError(f"no paper size {paper!r}: one of {', '.join(PAPERS)}")
+    return found
+
 
 CHROMIUM_ENV = "GUOBIAO_CHROMIUM"
 """The environment variable naming the Chromium binary ``html_to_pdf`` runs."""
@@ -263,12 +305,19 @@ _CSS = """
   }
 }
 * { box-sizing: border-box; }
-html { -webkit-print-color-adjust: exact; print-color-adjust: exact; }
-body {
-  margin: 0; color: #000; background: #fff; font-size: 9.5pt; line-height: 1.15;
-  font-family: "Noto Sans CJK SC", "Noto Sans SC", "Source Han Sans SC", "WenQuanYi Micro Hei",
-    "Microsoft YaHei", "PingFang SC", "Noto Sans", "DejaVu Sans", Arial, sans-serif;
+/* the fonts on html, not body: the page foot (a margin box of @page) takes them from the root.
+   WenQuanYi Zen Hei first (Debian's fonts-wqy-zenhei, scripts/chromium.sh): a TrueType font,
+   embedded as CID TrueType; Noto Sans CJK, CFF-based, is printed by Chromium as Type 3 fonts,
+   which some older printers handle badly. DejaVu Sans has the few signs it lacks (−). */
+html {
+  -webkit-print-color-adjust: exact; print-color-adjust: exact;
+  font-family: "WenQuanYi Zen Hei", "DejaVu Sans", "Noto Sans CJK SC", "Noto Sans SC",
+    "Source Han Sans SC", "WenQuanYi Micro Hei", "Microsoft YaHei", "PingFang SC", "Noto Sans",
+    Arial, sans-serif;
 }
+body { margin: 0; color: #000; background: #fff; font-size: 9.5pt; line-height: 1.15; }
+/* bold, never bolder: a <b> in bold text asked for a 900 weight the TrueType font has not */
+b, strong { font-weight: bold; }
 h1 { font-size: 15pt; margin: 0 0 0.5mm 0; text-align: center; line-height: 1.1; }
 h2 { font-size: 11.5pt; margin: 4mm 0 1.5mm 0; }
 p.sub { text-align: center; margin: 0 0 2mm 0; font-size: 10.5pt; }
@@ -358,7 +407,12 @@ def _footer(title: str) -> str:
     return f"{title} · 打印 Printed {datetime.now().date().isoformat()}"
 
 
-def _page(title: str, body: str, *, page: str = "A4", css: str = "") -> str:
+def _page(
+    title: str, body: str, *, paper: str | Paper = "a4", landscape: bool = False, css: str = ""
+) -> str:
+    """The HTML document of a paper: ``body`` laid out for ``paper`` (``PAPERS``), portrait or
+    ``landscape``, with the page foot (``_footer``) and the extra ``css``."""
+    size = paper_size(paper).css + (" landscape" if landscape else "")
     footer = _css_string(_footer(title))
     return (
         "<!DOCTYPE html>\n"
@@ -366,12 +420,39 @@ def _page(title: str, body: str, *, page: str = "A4", css: str = "") -> str:
         '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
         '<link rel="icon" href="data:,">\n'  # served as a web page too: no /favicon.ico asked
         f"<title>{_e(title)}</title>\n"
-        f"<style>{_CSS % {'page': page, 'footer': footer}}{css}{_SCREEN_CSS}</style>\n"
+        f"<style>{_CSS % {'page': size, 'footer': footer}}{css}{_SCREEN_CSS}</style>\n"
         f"</head>\n<body>\n{body}</body>\n</html>\n"
     )
 
 
 # -- the score sheet ----------------------------------------------------------------------------
+
+# US Letter is 17.6 mm shorter than A4 (and 5.9 mm wider): the boxes a score is written in keep
+# their 8.6 mm, the head, the labels and the small print give up the height instead
+_SHEET_LETTER_CSS = """
+@page { margin-top: 6mm; }
+h1 { font-size: 13pt; }
+p.sub { font-size: 9.5pt; margin-bottom: 1mm; }
+p.ended { font-size: 7.5pt; margin: -0.5mm 0 1mm 0; }
+p.ended .en { font-size: 7pt; }
+thead tr > th:first-child { font-size: 8.5pt; }
+thead tr:last-child th { font-size: 8.5pt; line-height: 1; }
+col.c-hand, col.c-round { width: 5.5%; }
+col.c-player { width: 18.5%; }
+col.c-note { width: 15%; }
+thead .pn { font-size: 10pt; }
+thead th[data-col="name"] .en { font-size: 7pt; }
+thead th { line-height: 1.1; }
+tr.total td:first-child, tr.sign td:first-child { line-height: 1; }
+tr.total td.note { line-height: 1.05; }
+tr.sign td { height: 10mm; }
+.legend { line-height: 1.1; margin-top: 1mm; }
+"""
+
+
+def _sheet_css(paper: str | Paper) -> str:
+    """The score sheet's CSS for ``paper`` beyond ``_CSS``."""
+    return _SHEET_LETTER_CSS if paper_size(paper).name == "letter" else ""
 
 
 def _hand_marks(hand: HandRecord, wind: int, names: Sequence[str]) -> list[str]:
@@ -423,8 +504,12 @@ def _hand_note(hand: HandRecord, names: Sequence[str]) -> str:
     return "；".join(parts)
 
 
-def score_sheet_html(store: Store, tournament: str, session: int, table: int) -> str:
-    """The 记分表 of table ``table`` in session ``session``: one printable A4 page.
+def score_sheet_html(
+    store: Store, tournament: str, session: int, table: int, *, paper: str | Paper = "a4"
+) -> str:
+    """The 记分表 of table ``table`` in session ``session``: one printable page of ``paper``
+    (``PAPERS``: A4, or US Letter with the head and the small print tighter so that the boxes
+    keep their height).
 
     Columns are the four players (seated E S W N at the first hand), each following its player
     through the seat rotation; one row per hand 1-16 with the score change and the marks, then
@@ -434,14 +519,20 @@ def score_sheet_html(store: Store, tournament: str, session: int, table: int) ->
     tournament or table raises ``StoreError``.
     """
     data, body = _sheet(store, tournament, session, table)
-    return _page(f"{data.tournament} — {_zh('score_sheet')} session {session} table {table}", body)
+    title = f"{data.tournament} — {_zh('score_sheet')} session {session} table {table}"
+    return _page(title, body, paper=paper, css=_sheet_css(paper))
 
 
 def score_sheets_html(
-    store: Store, tournament: str, session: int, tables: Iterable[int] | None = None
+    store: Store,
+    tournament: str,
+    session: int,
+    tables: Iterable[int] | None = None,
+    *,
+    paper: str | Paper = "a4",
 ) -> str:
     """The 记分表 of several tables of a session (default: every table, by number) in one
-    document, one A4 page each, as ``score_sheet_html`` prints them."""
+    document, one page of ``paper`` each, as ``score_sheet_html`` prints them."""
     numbers = list(tables) if tables is not None else _table_numbers(store, tournament, session)
     if not numbers:
         raise StoreError(f"{tournament!r}: session {session} has no tables (run the draw first)")
@@ -451,7 +542,8 @@ def score_sheets_html(
         data, body = _sheet(store, tournament, session, number)
         name = data.tournament
         pages.append(f'<section class="page" data-table="{number}">\n{body}</section>\n')
-    return _page(f"{name} — {_zh('score_sheet')} session {session}", "".join(pages))
+    title = f"{name} — {_zh('score_sheet')} session {session}"
+    return _page(title, "".join(pages), paper=paper, css=_sheet_css(paper))
 
 
 def _table_numbers(store: Store, tournament: str, session: int) -> list[int]:
@@ -764,17 +856,18 @@ def _left_note(withdrawal: WithdrawalLine | None) -> str:
     )
 
 
-def results_table_html(store: Store, tournament: str) -> str:
+def results_table_html(store: Store, tournament: str, *, paper: str | Paper = "a4") -> str:
     """The 比赛成绩统计表: every player in the order of the individual ranking (第十一条), with
     each session's 局分 and 标准分 and the totals; registered players without a ranked session
     and substitutes (第十二条三: not ranked) follow, marked. Below: the team ranking with its
-    members. A missing tournament raises ``StoreError``."""
+    members. Pages of ``paper`` (``PAPERS``), landscape from 5 sessions on. A missing
+    tournament raises ``StoreError``."""
     registry = _registry(store, tournament)
     results = store.table_results(tournament)
     histories = player_histories(results)
     standings = individual_ranking(results)
     sessions = registry.sessions
-    page = "A4" if sessions <= 4 else "A4 landscape"
+    landscape = sessions > 4
 
     out: list[str] = [
         f'<h1 data-col="tournament">{_e(registry.name)}</h1>\n'
@@ -855,7 +948,8 @@ def results_table_html(store: Store, tournament: str) -> str:
         teams = {team: members for team, (_, members) in registry.teams.items()}
         out.append(_teams_html(registry, histories, team_ranking(results, teams)))
     out.append(_readings_html(store.settings(tournament).readings))
-    return _page(f"{registry.name} — {_zh('results_table')}", "".join(out), page=page)
+    title = f"{registry.name} — {_zh('results_table')}"
+    return _page(title, "".join(out), paper=paper, landscape=landscape)
 
 
 def _teams_html(
@@ -1027,13 +1121,18 @@ div.card .legend { margin-top: 1mm; font-size: 6.5pt; }
 div.card .m { font-size: 7pt; font-weight: normal; }
 """
 
-_PAGE_HEIGHT_MM = 281  # A4 less the 8 mm margins
+
+def _card_height(paper: str | Paper) -> float:
+    """The height in mm the cards of a page may take: the page between its margins, less 1 mm
+    (281 mm on A4, 263.4 mm on Letter); the rows of cards share it less another 1 mm."""
+    return paper_size(paper).usable_height - 1
 
 
-def _card_rows(sessions: int) -> int:
-    """Cards down an A4 page (two across), so that every session's line fits on a card."""
+def _card_rows(sessions: int, paper: str | Paper = "a4") -> int:
+    """Cards down a page of ``paper`` (two across), so that every session's line fits on a
+    card."""
     needed = 24 + 5 * (sessions + 1)
-    return max(1, min(5, int(_PAGE_HEIGHT_MM // needed)))
+    return max(1, min(5, int(_card_height(paper) // needed)))
 
 
 def _card_line(line: SeatLine) -> str:
@@ -1087,18 +1186,20 @@ def _card_html(tournament: str, card: SeatCard) -> str:
     )
 
 
-def seat_cards_html(store: Store, tournament: str, *, order: str = "number") -> str:
-    """The seat cards (座位卡) of every registered player (``seat_cards``), two across an A4
-    page and as many down as the sessions allow, dashed cut lines round each card. Each lists
+def seat_cards_html(
+    store: Store, tournament: str, *, order: str = "number", paper: str | Paper = "a4"
+) -> str:
+    """The seat cards (座位卡) of every registered player (``seat_cards``), two across a page of
+    ``paper`` and as many down as the sessions allow, dashed cut lines round each card. Each lists
     every planned session: the table and the seat wind at its first hand, a bye, a substitution,
     or that the session is not drawn yet."""
     with OrmSession(store.engine) as db:
         t = _tournament(db, tournament)
         name, sessions = t.name, t.sessions_planned
     cards = seat_cards(store, tournament, order=order)
-    rows = _card_rows(sessions)
+    rows = _card_rows(sessions, paper)
     per_page = 2 * rows
-    height = f"{(_PAGE_HEIGHT_MM - 1) / rows:.1f}mm"
+    height = f"{(_card_height(paper) - 1) / rows:.1f}mm"
     pages = []
     for start in range(0, max(len(cards), 1), per_page):
         chunk = "".join(_card_html(name, c) for c in cards[start : start + per_page])
@@ -1106,7 +1207,7 @@ def seat_cards_html(store: Store, tournament: str, *, order: str = "number") -> 
             f'<section class="page cards" style="grid-template-rows: repeat({rows}, {height});">'
             f"\n{chunk}</section>\n"
         )
-    return _page(f"{name} — {_zh('seat_card')}", "".join(pages), css=_CARD_CSS)
+    return _page(f"{name} — {_zh('seat_card')}", "".join(pages), paper=paper, css=_CARD_CSS)
 
 
 # -- the seating of a session ------------------------------------------------------------------
@@ -1317,19 +1418,26 @@ def _seating_body(store: Store, name: str, session: int) -> str:
     return "".join(out)
 
 
-def seating_html(store: Store, tournament: str, session: int) -> str:
-    """The seating of a session (座位表) to print and post: one row per table, the players at
-    E S W N of the first hand with their number and team; a 陪打 marked (第十二条三(二))."""
+def seating_html(store: Store, tournament: str, session: int, *, paper: str | Paper = "a4") -> str:
+    """The seating of a session (座位表) to print and post on pages of ``paper``: one row per
+    table, the players at E S W N of the first hand with their number and team; a 陪打 marked
+    (第十二条三(二))."""
     with OrmSession(store.engine) as db:
         name = _tournament(db, tournament).name
     body = _seating_body(store, name, session)
-    return _page(f"{name} — 座位表 session {session}", body, css=_SEATING_CSS)
+    return _page(f"{name} — 座位表 session {session}", body, paper=paper, css=_SEATING_CSS)
 
 
-def seatings_html(store: Store, tournament: str, sessions: Iterable[int] | None = None) -> str:
+def seatings_html(
+    store: Store,
+    tournament: str,
+    sessions: Iterable[int] | None = None,
+    *,
+    paper: str | Paper = "a4",
+) -> str:
     """The seating of several sessions (default: every session drawn) in one document, each
-    session from a new page, as ``seating_html`` prints it. No session drawn raises
-    ``StoreError``."""
+    session from a new page of ``paper``, as ``seating_html`` prints it. No session drawn
+    raises ``StoreError``."""
     with OrmSession(store.engine) as db:
         t = _tournament(db, tournament)
         name = t.name
@@ -1341,7 +1449,7 @@ def seatings_html(store: Store, tournament: str, sessions: Iterable[int] | None 
         f'<section class="page" data-session="{n}">\n{_seating_body(store, name, n)}</section>\n'
         for n in numbers
     )
-    return _page(f"{name} — 座位表 seating", pages, css=_SEATING_CSS)
+    return _page(f"{name} — 座位表 seating", pages, paper=paper, css=_SEATING_CSS)
 
 
 # -- best hands and fan counts ------------------------------------------------------------------
@@ -1551,16 +1659,20 @@ def _fan_list(fans: Sequence[str]) -> str:
     return "、".join(_e(p) for p in parts) if parts else DASH
 
 
-def highlights_html(store: Store, tournament: str, *, top: int = 10) -> str:
-    """The best hands and the fan counts (``highlights``) as a printable A4 page, with what
-    they leave out said at the top (tables entered as totals only have no hands)."""
+def highlights_html(
+    store: Store, tournament: str, *, top: int = 10, paper: str | Paper = "a4"
+) -> str:
+    """The best hands and the fan counts (``highlights``) as a printable page of ``paper``,
+    with what they leave out said at the top (tables entered as totals only have no hands)."""
     readings = store.settings(tournament).readings
-    return highlights_page(highlights(store, tournament, top=top), readings)
+    return highlights_page(highlights(store, tournament, top=top), readings, paper=paper)
 
 
-def highlights_page(found: Highlights, readings: Readings | None = None) -> str:
+def highlights_page(
+    found: Highlights, readings: Readings | None = None, *, paper: str | Paper = "a4"
+) -> str:
     """The page of ``highlights_html`` from what ``highlights`` read (``readings``: the
-    tournament's settings, printed at the foot as on every paper)."""
+    tournament's settings, printed at the foot as on every paper), on ``paper``."""
     out = [
         f'<h1 data-col="tournament">{_e(found.tournament)}</h1>\n'
         f'<p class="sub">{_label("highlights", " ")}</p>\n'
@@ -1624,7 +1736,7 @@ def highlights_page(found: Highlights, readings: Readings | None = None) -> str:
     if readings is not None:
         out.append(_readings_html(readings))
     css = "p.notice { border: 0.4mm solid #000; padding: 1.5mm 2mm; margin: 0 0 2mm 0; }\n"
-    return _page(f"{found.tournament} — {_zh('highlights')}", "".join(out), css=css)
+    return _page(f"{found.tournament} — {_zh('highlights')}", "".join(out), paper=paper, css=css)
 
 
 # -- PDF ------------------------------------------------------------------------------------------

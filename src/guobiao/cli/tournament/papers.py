@@ -2,9 +2,9 @@
 (issue 4, item 5; issue 13, point 7).
 
 The 记分表 of a table (or of every table of a session), the 比赛成绩统计表, the players' seat cards
-and the best hands and fan counts, as A4 HTML or as PDF printed by headless Chromium
-(``guobiao.tournament.reports``); the EMA results file as CSV (``guobiao.tournament.ema``);
-docs/tournament.md.
+and the best hands and fan counts, as HTML or as PDF printed by headless Chromium
+(``guobiao.tournament.reports``), laid out for A4 or US Letter (``--paper``); the EMA results
+file as CSV (``guobiao.tournament.ema``); docs/tournament.md.
 """
 
 from __future__ import annotations
@@ -22,7 +22,21 @@ from guobiao.cli.util import fail as _fail
 if TYPE_CHECKING:
     from guobiao.tournament.reports import Highlights, SeatedTable, SessionBye
 
-__all__ = ["PAPER_COMMANDS"]
+__all__ = ["PAPER_COMMANDS", "PAPER_ENV"]
+
+PAPER_ENV = "GUOBIAO_PAPER"
+"""The environment variable giving ``--paper`` its default (``a4`` when unset)."""
+
+PAPER_OPTION = click.option(
+    "--paper",
+    type=click.Choice(["a4", "letter"], case_sensitive=False),
+    default="a4",
+    show_default=True,
+    envvar=PAPER_ENV,
+    show_envvar=True,
+    help="The page size the paper is laid out for: A4, or US Letter (8.5 x 11 in). Print a "
+    "Letter paper at 100 % (actual size), not fitted to the page.",
+)
 
 
 def _deliver(html: str, html_path: Path | None, pdf_path: Path | None, what: str) -> None:
@@ -77,6 +91,7 @@ BYE_SEAT = "bye"
 @output_option(
     "--csv", "csv_path", "the seating as CSV, one row per seat, then one per bye (seat 'bye')"
 )
+@PAPER_OPTION
 @DB_OPTION
 def seating(
     name: str,
@@ -84,6 +99,7 @@ def seating(
     html_path: Path | None,
     pdf_path: Path | None,
     csv_path: Path | None,
+    paper: str,
     url: str,
 ) -> None:
     """The tables of a session with the players at E S W N (the seats of the first hand); a
@@ -91,13 +107,15 @@ def seating(
     with a bye (轮空) follow the tables.
 
     Without --session, every session drawn: one after the other on the terminal and in the
-    CSV file, each on a page of its own in the HTML or PDF.
+    CSV file, each on a page of its own in the HTML or PDF (A4, or US Letter with --paper
+    letter: the same large type, table numbers about 10 mm high).
 
     \b
     Examples:
       guobiao tournament seating club --session 1
       guobiao tournament seating club --session 1 --html seating1.html --csv seating1.csv
       guobiao tournament seating club --pdf seating.pdf      # every session, a page each
+      guobiao tournament seating club --pdf seating.pdf --paper letter
     """
     from guobiao.tournament.queries import read_info
     from guobiao.tournament.reports import (
@@ -130,9 +148,9 @@ def seating(
         page = ""
         if html_path or pdf_path:
             page = (
-                seating_html(store, name, session)
+                seating_html(store, name, session, paper=paper)
                 if session is not None
-                else seatings_html(store, name, [n for n, _, _ in found])
+                else seatings_html(store, name, [n for n, _, _ in found], paper=paper)
             )
     for number, tables, byes in found:
         _print_seating(name, number, tables)
@@ -226,6 +244,7 @@ def _write_session_rows(
 @click.option("--table", "table_number", type=int, default=None, help="One table (default: all).")
 @output_option("--html", "html_path", "the sheets as an HTML page (not to standard output)")
 @output_option("--pdf", "pdf_path", "the sheets as PDF, printed by headless Chromium")
+@PAPER_OPTION
 @DB_OPTION
 def sheet(
     name: str,
@@ -233,22 +252,26 @@ def sheet(
     table_number: int | None,
     html_path: Path | None,
     pdf_path: Path | None,
+    paper: str,
     url: str,
 ) -> None:
-    """The score sheets (记分表) of a session: one A4 page per table, blank before the session,
-    filled in with every hand (players followed through the seat rotation), marks, totals,
-    ranks and standard points once entered; signature lines for the players and the referee.
+    """The score sheets (记分表) of a session: one page per table (A4, or US Letter with
+    --paper letter; the boxes a score is written in are 8.6 mm high on both), blank before the
+    session, filled in with every hand (players followed through the seat rotation), marks,
+    totals, ranks and standard points once entered; signature lines for the players and the
+    referee.
 
     \b
     Examples:
       guobiao tournament sheet club --session 1 --pdf session1.pdf
+      guobiao tournament sheet club --session 1 --pdf session1.pdf --paper letter
       guobiao tournament sheet club --session 2 --table 3 --html table3.html
     """
     from guobiao.tournament.reports import score_sheets_html
 
     with _store(url) as store:
         tables = None if table_number is None else [table_number]
-        html = score_sheets_html(store, name, session, tables)
+        html = score_sheets_html(store, name, session, tables, paper=paper)
     what = f"session {session}" + (f" table {table_number}" if table_number else "") + " sheets"
     _deliver(html, html_path, pdf_path, what)
 
@@ -257,19 +280,22 @@ def sheet(
 @click.argument("name")
 @output_option("--html", "html_path", "the table as an HTML page (not to standard output)")
 @output_option("--pdf", "pdf_path", "the table as PDF, printed by headless Chromium")
+@PAPER_OPTION
 @DB_OPTION
-def results(name: str, html_path: Path | None, pdf_path: Path | None, url: str) -> None:
+def results(name: str, html_path: Path | None, pdf_path: Path | None, paper: str, url: str) -> None:
     """The results table (比赛成绩统计表): every player in ranking order with each session's 局分
-    and standard points and the totals, substitutes apart, then the team ranking.
+    and standard points and the totals, substitutes apart, then the team ranking; on A4 or US
+    Letter pages (--paper), landscape from 5 sessions on.
 
     \b
-    Example:
+    Examples:
       guobiao tournament results club --pdf results.pdf
+      guobiao tournament results club --pdf results.pdf --paper letter
     """
     from guobiao.tournament.reports import results_table_html
 
     with _store(url) as store:
-        html = results_table_html(store, name)
+        html = results_table_html(store, name, paper=paper)
     _deliver(html, html_path, pdf_path, "the results table")
 
 
@@ -285,22 +311,26 @@ def results(name: str, html_path: Path | None, pdf_path: Path | None, url: str) 
 )
 @output_option("--html", "html_path", "the cards as an HTML page (not to standard output)")
 @output_option("--pdf", "pdf_path", "the cards as PDF, printed by headless Chromium")
+@PAPER_OPTION
 @DB_OPTION
-def cards(name: str, order: str, html_path: Path | None, pdf_path: Path | None, url: str) -> None:
-    """The seat cards (座位卡): one small card per registered player, several to an A4 page
-    with dashed cut lines, listing every session's table and seat wind at its first hand
-    (seats change each round), the team, byes and substitutions; a session not drawn yet says
-    so.
+def cards(
+    name: str, order: str, html_path: Path | None, pdf_path: Path | None, paper: str, url: str
+) -> None:
+    """The seat cards (座位卡): one small card per registered player, several to an A4 or US
+    Letter page (--paper) with dashed cut lines, listing every session's table and seat wind
+    at its first hand (seats change each round), the team, byes and substitutions; a session
+    not drawn yet says so.
 
     \b
     Examples:
       guobiao tournament cards club --pdf cards.pdf
+      guobiao tournament cards club --pdf cards.pdf --paper letter
       guobiao tournament cards club --sort name --html cards.html
     """
     from guobiao.tournament.reports import seat_cards_html
 
     with _store(url) as store:
-        html = seat_cards_html(store, name, order=order)
+        html = seat_cards_html(store, name, order=order, paper=paper)
     _deliver(html, html_path, pdf_path, "the seat cards")
 
 
@@ -316,6 +346,7 @@ def cards(name: str, order: str, html_path: Path | None, pdf_path: Path | None, 
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of the tables.")
 @output_option("--html", "html_path", "the lists as an HTML page")
 @output_option("--pdf", "pdf_path", "the lists as PDF, printed by headless Chromium")
+@PAPER_OPTION
 @DB_OPTION
 def highlights(
     name: str,
@@ -323,6 +354,7 @@ def highlights(
     as_json: bool,
     html_path: Path | None,
     pdf_path: Path | None,
+    paper: str,
     url: str,
 ) -> None:
     """The best hands and the fan counts: the highest-scoring hands entered hand by hand (player,
@@ -348,7 +380,7 @@ def highlights(
         readings = store.settings(name).readings
     if html_path is not None or pdf_path is not None:
         # the readings line at the foot, as on every paper that counts (it was left out here)
-        page = highlights_page(found, readings)
+        page = highlights_page(found, readings, paper=paper)
         _deliver(page, html_path, pdf_path, "the best hands and fan counts")
     elif as_json:
         click.echo(json.dumps(highlights_json(found), ensure_ascii=False, indent=2))
