@@ -25,6 +25,7 @@ range-checked (422).
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import html
 import json
 import logging
@@ -214,6 +215,9 @@ class Totals(BaseModel):
     deductions: dict[str, Any] = Field(default={}, max_length=4)
     note: str | None = Field(default=None, max_length=500)
     correct: bool = False
+    # the table's ``revision`` as the page showed it (the seating's): when given, a table
+    # entered or corrected since by someone else is refused (409 ``changed``), not overwritten
+    seen: str | None = Field(default=None, max_length=64)
 
 
 class ClockCommand(BaseModel):
@@ -245,6 +249,20 @@ def _whole(value: Any, field: str, seat: str) -> int:
         "check it for a typo",
         {"field": field, "seat": seat, "min": low, "max": NUMBER},
     )
+
+
+def table_revision(table: dict[str, Any]) -> str:
+    """A short fingerprint of what a table holds (the seating's entry of it: who sits where,
+    the 局分, how they were entered, the deductions, the hands so far): it changes whenever an
+    entry or a correction changes anything the referee page shows."""
+    held = [
+        table["state"],
+        table["hands"],
+        table["source"],
+        sorted(table["deductions"].items()),
+        [(s["wind"], s["name"], s["score"]) for s in table["seats"]],
+    ]
+    return hashlib.sha256(json.dumps(held, ensure_ascii=False).encode()).hexdigest()[:16]
 
 
 def _page(name: str) -> FileResponse:
@@ -475,6 +493,8 @@ class _Reader:
                     ],
                 }
             )
+        for entry in tables:  # what the referee saw, sent back with a save (409 if it moved)
+            entry["revision"] = table_revision(entry)
         byes = [
             {"name": b.name, "number": b.number, "team": b.team}
             for b in session_byes(self.store, name, session)
@@ -538,6 +558,7 @@ def tournament_router(
     clocks: dict[str, SessionClock] = {}  # real tournaments only
     polls: dict[str, int] = {}  # open long polls by client address (none: no entry)
     clock_lock = threading.Lock()
+    entry_lock = threading.Lock()  # a table's check against ``seen`` and its save, at once
     proxies = proxies or TrustedProxies()
     by_address = FailureThrottle(max_failures, failure_window, tracked)
     by_name = FailureThrottle(name_failures, failure_window, tracked)
@@ -794,7 +815,31 @@ def tournament_router(
         }
         from guobiao.tournament.queries import read_seating
 
+        def unchanged() -> None:
+            """Refuse a save made from a view of the table that is no longer true: another
+            referee entered or corrected it meanwhile (two phones at one table)."""
+            if body.seen is None:
+                return
+            now = next(
+                (
+                    t
+                    for t in reader.seating(name, body.session)["tables"]
+                    if t["table"] == body.table
+                ),
+                None,
+            )
+            if now is None or now["revision"] == body.seen:
+                return
+            raise _refused(
+                409,
+                "changed",
+                f"table {body.table} was entered or corrected meanwhile: check its scores now "
+                "and save again to correct them",
+                {"table": body.table, "entered": now["entered"], "revision": now["revision"]},
+            )
+
         def save() -> None:
+            unchanged()
             seats = dict(read_seating(store, name, body.session))
             names = seats.get(body.table)
             if names is None:
@@ -833,7 +878,8 @@ def tournament_router(
                     who=account.username,
                 )
 
-        read(save)
+        with entry_lock:
+            read(save)
         _log.info(
             "%s %s %r session %d table %d: %s",
             account.username,
