@@ -107,10 +107,15 @@ def test_the_standings_json_gives_each_session_in_its_place_with_the_forfeit(sit
     # the ranking's list stays highest first (第十一条三); by_session is by session number
     assert rows["B"]["sessions"] == ["4", "1"]
     assert rows["B"]["by_session"] == {
-        "1": {"score": 480, "standard": "1", "forfeit": False},
-        "2": {"score": 500, "standard": "4", "forfeit": False},
+        "1": {"score": 480, "standard": "1", "forfeit": False, "bye": False},
+        "2": {"score": 500, "standard": "4", "forfeit": False, "bye": False},
     }
-    assert rows["A"]["by_session"]["1"] == {"score": 620, "standard": "4", "forfeit": False}
+    assert rows["A"]["by_session"]["1"] == {
+        "score": 620,
+        "standard": "4",
+        "forfeit": False,
+        "bye": False,
+    }
     assert rows["A"]["by_session"]["2"]["forfeit"] is True
     assert rows["A"]["by_session"]["2"]["standard"] == "0"
     assert not any(line["forfeit"] for line in rows["S"]["by_session"].values())

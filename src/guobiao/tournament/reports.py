@@ -367,7 +367,10 @@ _SCREEN_CSS = """
   body { padding: 2mm; }
   .scroll { overflow-x: auto; max-width: 100%; }
   td.note, td.p .m, td.p .w, .legend { font-size: 8pt; }
-  .en { font-size: max(0.85em, 7.5pt); }
+  .en,
+  tr.total td:first-child .en, tr.sign td:first-child .en, thead th[data-col="name"] .en {
+    font-size: max(0.85em, 7.5pt);
+  }
 }
 @media screen and (max-width: 48rem) {
   body { font-size: 10.5pt; }
@@ -383,8 +386,11 @@ _SCREEN_CSS = """
   table.sheet th:first-child, table.sheet thead tr:last-child > :nth-child(2) { background: #eee; }
   table.sheet tr.unplayed > :nth-child(-n+2) { background: #f4f4f4; }
   table.results, table.teams, table.best, table.fans, table.seating { width: auto; min-width: 100%; }
-  td.note, td.p .m, td.p .w, .legend, p.ended .en { font-size: 8.5pt; }
-  .en { font-size: max(0.85em, 8.5pt); }
+  td.note, td.p .m, td.p .w, .legend, p.ended .en, td.refsign { font-size: 8.5pt; }
+  .en,
+  tr.total td:first-child .en, tr.sign td:first-child .en, thead th[data-col="name"] .en {
+    font-size: max(0.85em, 8.5pt);
+  }
   td.note .nt { max-height: none; }
   .ref { flex-wrap: wrap; gap: 3mm; }
   .line { min-width: 40mm; }
