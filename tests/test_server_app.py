@@ -169,7 +169,7 @@ def test_private_rooms_need_the_invite(client: TestClient) -> None:
     assert client.post(url, json={"name": "Bob", "invite": "guess"}).status_code == 403
     assert client.post(url, json={"name": "Bob", "invite": made["invite"]}).status_code == 200
     with client.websocket_connect(f"/ws/rooms/{made['id']}") as ws:
-        assert ws.receive_json()["code"] == "bad_token"
+        assert ws.receive_json()["code"] == "private_room"  # no link at all (audit 9)
         with pytest.raises(WebSocketDisconnect) as closed:
             ws.receive_json()
         assert closed.value.code == 4403

@@ -87,6 +87,7 @@ from guobiao.server.protocol import (
 )
 from guobiao.server.rooms import LOBBY_PAGE, Limits, Lobby, Notice, Room, RoomError, same
 from guobiao.server.store import RoomStore
+from guobiao.table.glossary import TABLE_NAME
 from guobiao.table.rules import COMPETITION
 
 __all__ = ["Hub", "create_app"]
@@ -100,6 +101,8 @@ _HTTP_STATUS = {
     "forbidden": 403,
     "bad_invite": 403,
     "hand_live": 409,
+    "not_over": 409,
+    "again_done": 409,
     "slow_down": 429,
     "busy": 503,
 }
@@ -140,6 +143,10 @@ class AddBots(BaseModel):
 class StartRoom(BaseModel):
     owner_token: Text
     fill: bool = False
+
+
+class PlayAgain(BaseModel):
+    owner_token: Text
 
 
 class SecurityHeaders:
@@ -331,6 +338,18 @@ def _error(code: str, message: str, params: dict[str, Any] | None = None) -> dic
     return {"type": "error", "code": code, "message": message, "params": params or {}}
 
 
+def _no_entry(room: Room, token: str) -> dict[str, Any]:
+    """Why a socket's token opens nothing: ``private_room`` when none was given (a private
+    table is opened with its invite or watch link), else ``bad_token``."""
+    if not token and room.private:
+        return _error(
+            "private_room",
+            "this table is private: open it with the invite link or the watch link its creator "
+            "shares",
+        )
+    return _error("bad_token", "this token opens no seat in this room")
+
+
 def _welcome(room: Room, place: int | None) -> dict[str, Any]:
     return {
         "type": "welcome",
@@ -446,6 +465,12 @@ class Hub:
             info={**room.info(), "closed": True},
             keep=self.lobby.limits.kept_rooms,
         )
+        if room.ended and room.id in self.conns:
+            # its players' pages are still open on it: the same room answers them (and a
+            # Play again, POST /api/rooms/{id}/again, reaches their sockets)
+            self.closed[room.id] = room
+            while len(self.closed) > CLOSED_CACHE:
+                self.closed.popitem(last=False)
 
     def sweep(self, now: float) -> None:
         for room in self.lobby.sweep(now):
@@ -606,16 +631,14 @@ class Hub:
                 await ws.send_json(closed.state_for(place, self.clock()))
                 await ws.close(4410, "this table is closed")
             else:
-                await ws.send_json(_error("bad_token", "this token opens no seat in this room"))
+                await ws.send_json(_no_entry(closed, token))
                 await ws.close(4403)
             return
         place = room.place_of_token(token) if token else None
         refused: dict[str, Any] | None = None
         if place is None and not room.may_watch(token):
             # a wrong token costs a socket too: guessing tokens is no faster than opening them
-            refused = self.too_fast(address) or _error(
-                "bad_token", "this token opens no seat in this room"
-            )
+            refused = self.too_fast(address) or _no_entry(room, token)
         else:
             refused = self.refusal(room, place, address)
         if refused is not None:
@@ -885,44 +908,47 @@ def create_app(
         response.headers["X-More-Rooms"] = str(more)
         return rooms
 
-    @app.post("/api/rooms")
-    async def create_room(body: CreateRoom, request: Request) -> dict[str, Any]:
+    def make_room(
+        body: CreateRoom, address: str, bots: Iterable[tuple[int, str]] = ()
+    ) -> tuple[Room, int | None, str | None]:
+        """A new room as ``body`` asks (the creator seated under ``player``, a practice table's
+        bots), ``bots`` (place, kind) seated too: the room, the creator's place and token. The
+        address's creation rate and room cap apply; nothing is left of a room refused."""
         if body.seed is not None and not body.practice:
-            raise _refuse(
-                RoomError(
-                    "seed",
-                    "a table's seed is chosen by the server; a seed may be given only for a "
-                    "practice table (practice: true, every other place a bot)",
-                )
+            raise RoomError(
+                "seed",
+                "a table's seed is chosen by the server; a seed may be given only for a "
+                "practice table (practice: true, every other place a bot)",
             )
         now = hub.clock()
-        address = address_of(request)
         if not hub.creations.allow(address, now):
-            raise _refuse(RoomError("slow_down", "too many new tables from your address: wait"))
+            raise RoomError("slow_down", "too many new tables from your address: wait")
         if lobby.full():
             hub.sweep(now)  # rooms idle for long give their places up
+        room = lobby.create(
+            name=body.name,
+            private=body.private,
+            bot_kind=body.bot_kind,
+            seed=body.seed,
+            practice=body.practice,
+            now=now,
+            creator=address,
+        )
+        place, token = (None, None)
         try:
-            room = lobby.create(
-                name=body.name,
-                private=body.private,
-                bot_kind=body.bot_kind,
-                seed=body.seed,
-                practice=body.practice,
-                now=now,
-                creator=address,
-            )
-            place, token = (None, None)
-            try:
-                if body.player is not None:
-                    place, token = room.join(body.player, body.place)
-                if body.practice:
-                    room.add_bots()
-            except RoomError:
-                del lobby.rooms[room.id]
-                raise
-        except RoomError as err:
-            raise _refuse(err) from None
-        hub.save(room)
+            if body.player is not None:
+                place, token = room.join(body.player, body.place)
+                room.owner_place = place
+            for at, kind in bots:
+                room.add_bots(kind, at)
+            if body.practice:
+                room.add_bots()
+        except RoomError:
+            del lobby.rooms[room.id]
+            raise
+        return room, place, token
+
+    def made(room: Room, place: int | None, token: str | None) -> dict[str, Any]:
         return {
             "id": room.id,
             "owner_token": room.owner_token,
@@ -933,11 +959,69 @@ def create_app(
             "room": room.info(),
         }
 
+    @app.post("/api/rooms")
+    async def create_room(body: CreateRoom, request: Request) -> dict[str, Any]:
+        try:
+            room, place, token = make_room(body, address_of(request))
+        except RoomError as err:
+            raise _refuse(err) from None
+        hub.save(room)
+        return made(room, place, token)
+
+    @app.post("/api/rooms/{room_id}/again")
+    async def play_again(room_id: str, body: PlayAgain, request: Request) -> dict[str, Any]:
+        """The session over, its creator plays again: a new table with this one's settings
+        (name, private or not, practice or not, bots' kind), the creator at their place, each
+        bot at its place (a practice table started at once); once per finished table. The old
+        table's ``next`` names it, and its players' sockets are sent its invite."""
+        address = address_of(request)
+        try:
+            old = await found(room_id, address)
+            if not same(body.owner_token, old.owner_token):
+                raise RoomError("forbidden", "only the room's creator may do this")
+            if not old.ended:
+                raise RoomError("not_over", "the session is not over: play it to its end first")
+            if old.next is not None:
+                raise RoomError("again_done", "this table plays again already", {"room": old.next})
+            owner = old.owner_place
+            default = TABLE_NAME.en.format(id=old.id[:4])  # a name the server made: made afresh
+            again = CreateRoom(
+                name="" if old.name == default else old.name,
+                private=old.private,
+                practice=old.practice,
+                bot_kind=old.bot_kind,
+                player=old.places[owner].name if owner is not None else None,
+                place=owner,
+            )
+            bots = (
+                []
+                if old.practice
+                else [(i, p.bot_kind) for i, p in enumerate(old.places) if p.kind == "bot"]
+            )
+            room, place, token = make_room(again, address, bots)
+            if old.practice:
+                notices = room.start(hub.clock())
+        except RoomError as err:
+            raise _refuse(err) from None
+        old.next = room.id
+        old.next_invite = room.invite
+        old.version += 1
+        if old.practice:
+            hub.publish(room, notices)
+            hub.wake(room)
+        else:
+            hub.save(room)
+        hub.publish(old, [])  # saved, and its players told (spectators: the public id alone)
+        return made(room, place, token)
+
     @app.get("/api/rooms/{room_id}")
     async def get_room(room_id: str, request: Request) -> dict[str, Any]:
         live = lobby.rooms.get(room_id)
         if live is not None:
             return {**live.info(), "closed": False}
+        recent = hub.closed.get(room_id)  # closed, in memory: as it is now (its next table)
+        if recent is not None:
+            return {**recent.info(), "closed": True}
         kept = await run_in_threadpool(store.info, room_id)  # as it was closed: no rebuilding
         if kept is not None:
             return kept

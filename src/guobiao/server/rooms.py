@@ -157,6 +157,7 @@ class Place:
     left_at: float | None = None  # when the last socket closed (None: connected)
     timeouts: int = 0  # turn time-outs in a row
     auto: bool = False  # a person played by a bot (time ran out twice) until they act again
+    bot_playing: bool = False  # a person's place a bot plays now (Room.bot_plays; public)
 
     def public(self) -> dict[str, Any]:
         return {
@@ -165,6 +166,9 @@ class Place:
             "bot_kind": self.bot_kind if self.kind == "bot" else None,
             "connected": self.kind == "bot" or self.connections > 0,
             "auto": self.auto,
+            # a bot plays for this person now (on auto-play, or away for the grace or more):
+            # public, as everyone sees the bot's moves; never true of a bot's own place
+            "bot_playing": self.bot_playing,
         }
 
 
@@ -318,6 +322,9 @@ class Room:
         self.ever_connected = False  # a socket was open to it once (else it closes sooner)
         self.creator = ""  # the client address (its limits' key) that made it; not saved
         self.places = [Place() for _ in range(4)]
+        self.owner_place: int | None = None  # the creator's place (None: created without one)
+        self.next: str | None = None  # the table that plays again after this one (its id)
+        self.next_invite = ""  # ... and its invite, for this table's players only
         self.session: Session | None = None
         self.games: list[Game] = []
         self.decision_at = 0.0  # when the turn clock started (the previous discard, 第七条六)
@@ -413,6 +420,43 @@ class Room:
             return True
         return p.connections == 0 and p.left_at is not None and now - p.left_at >= self.limits.grace
 
+    def _bot_flag(self, place: int, now: float | None) -> bool:
+        """Whether a bot plays this person's place now (``Place.bot_playing``): only a person's
+        place, only while the session plays; ``now`` None: as it was, unless connected."""
+        p = self.places[place]
+        if p.kind != "human" or self.session is None or self.ended:
+            return False
+        if p.auto:
+            return True
+        if p.connections > 0:
+            return False
+        return p.bot_playing if now is None else self.bot_plays(place, now)
+
+    def refresh_bot_flags(self, now: float | None) -> bool:
+        """Set every place's ``bot_playing``; a change is one clients see (``version``)."""
+        changed = False
+        for i, p in enumerate(self.places):
+            flag = self._bot_flag(i, now)
+            if flag != p.bot_playing:
+                p.bot_playing = flag
+                changed = True
+        if changed:
+            self.version += 1
+        return changed
+
+    def _grace_ends(self, now: float) -> float | None:
+        """When the next away person's grace runs out (a bot then plays for them, and everyone
+        is told): None if nobody's does later."""
+        if self.session is None or self.ended:
+            return None
+        ends = [
+            p.left_at + self.limits.grace
+            for p in self.places
+            if p.kind == "human" and not p.bot_playing and p.connections == 0
+            if p.left_at is not None and p.left_at + self.limits.grace > now
+        ]
+        return min(ends) if ends else None
+
     def people_present(self) -> bool:
         """Some person has a socket open to the table."""
         return any(p.kind == "human" and p.connections > 0 for p in self.places)
@@ -482,7 +526,10 @@ class Room:
         return view
 
     def info(self) -> dict[str, Any]:
-        """What anyone may know of the room (the lobby): no token."""
+        """What anyone may know of the room (the lobby): no token. ``owner_place``: the
+        creator's place (None: none); ``next``: the table playing again after this one (a
+        public room's only: a private room's next table is told to its players alone, in their
+        ``state``)."""
         session = self.session
         return {
             "id": self.id,
@@ -490,6 +537,8 @@ class Room:
             "private": self.private,
             "practice": self.practice,
             "bot_kind": self.bot_kind,
+            "owner_place": self.owner_place,
+            "next": None if self.private else self.next,
             "places": [p.public() for p in self.places],
             "started": self.started,
             "ended": self.ended,
@@ -517,6 +566,10 @@ class Room:
             "deadline": None,
             "must_act": False,
         }
+        if place is not None and self.next is not None:
+            # the table playing again: its invite to this table's players only (never to a
+            # spectator, who may not take a place at it)
+            out["next"] = {"room": self.next, "invite": self.next_invite}
         game = self.game
         if game is None or self.session is None:
             return out
@@ -616,6 +669,7 @@ class Room:
         p = self.places[place]
         p.connections += 1
         p.left_at = None
+        p.bot_playing = self._bot_flag(place, None)
         self.version += 1
 
     def disconnect(self, place: int | None, now: float) -> None:
@@ -628,6 +682,7 @@ class Room:
         p.connections = max(0, p.connections - 1)
         if p.connections == 0:
             p.left_at = now
+        p.bot_playing = self._bot_flag(place, now)
         self.version += 1
 
     # -- playing ------------------------------------------------------------------------------
@@ -674,6 +729,7 @@ class Room:
             return []
         p.auto = False
         p.timeouts = 0
+        p.bot_playing = self._bot_flag(place, None)
         self.version += 1
         return [Notice(_notice("auto_off", place=place, name=p.name))]
 
@@ -693,11 +749,15 @@ class Room:
         for _ in range(max_steps):
             if not self._step(now, notices):
                 break
+        self.refresh_bot_flags(now)  # a bot now plays for someone (or no longer): told
         return notices
 
     def next_wake(self, now: float) -> float | None:
         """When :meth:`poll` may next have something to do (None: only on a client message)."""
         wake = self._next_wake(now)
+        grace = self._grace_ends(now)  # everyone is told when a bot starts playing for someone
+        if grace is not None:
+            wake = grace if wake is None else min(wake, grace)
         if any(not f.done() for f in self._thinking.values()):
             # a threaded bot thinks: its answer may come at any moment, not at once
             soon = now + THINK_POLL
@@ -1081,6 +1141,9 @@ class Room:
             "owner_token": self.owner_token,
             "watch_token": self.watch_token,
             "invite": self.invite,
+            "owner_place": self.owner_place,
+            "next": self.next,
+            "next_invite": self.next_invite,
             "places": [
                 {"name": p.name, "kind": p.kind, "token": p.token, "bot_kind": p.bot_kind}
                 for p in self.places
@@ -1109,6 +1172,10 @@ class Room:
         room.watch_token = str(data["watch_token"])
         room.invite = str(data["invite"] or room.invite)  # rooms saved before every room had one
         room.ever_connected = True  # resumed: its people have idle_close to come back
+        owner = data.get("owner_place")  # None in rooms saved before it was kept
+        room.owner_place = owner if owner in range(4) else None
+        room.next = str(data["next"]) if data.get("next") else None
+        room.next_invite = str(data.get("next_invite") or "")
         room.places = [
             Place(
                 name=str(p["name"]),

@@ -47,7 +47,11 @@ Object.assign(STRINGS.en, {
   leftTable: "{name} left the table: a bot plays for them after {grace} s, until they come back.",
   backTable: "{name} is back.",
   closedTable: "This table is closed: nobody was at it for a while, and it plays no more.",
-  privateNoLink: "This table is private: open it with the invite link or the watch link its creator shares.",
+  botPlaying: "bot playing",
+  host: "creator",
+  nextTable: "The table plays again:",
+  nextJoin: "join",
+  nextWatch: "watch",
   playAgain: "Play again",
   playAgainNote: "A new table with the same settings: the same bots, the other people's places open for your invite link.",
 });
@@ -83,7 +87,11 @@ Object.assign(STRINGS.zh, {
   leftTable: "{name} 离开了牌桌：{grace} 秒后由机器人代打，直到其回来。",
   backTable: "{name} 回到了牌桌。",
   closedTable: "本桌已关闭：一段时间无人在线，不再进行。",
-  privateNoLink: "这是私人桌：请用开桌人分享的邀请链接或观战链接打开。",
+  botPlaying: "机器人代打",
+  host: "开桌人",
+  nextTable: "本桌再来一局：",
+  nextJoin: "入座",
+  nextWatch: "观战",
   playAgain: "再来一局",
   playAgainNote: "用同样的设置开新桌：机器人不变，其他玩家的座位空出，用你的邀请链接入座。",
 });
@@ -205,13 +213,9 @@ function connStatus(words, down) {
   else notice();
 }
 
-// A refusal of the socket in words: a private table opened with no link at all is told why
-// ("this link opens no place" said nothing of the invite it needs).
-function refusalText(msg) {
-  const keys = roomKeys(ROOM);
-  if (msg.code === "bad_token" && !(keys.token || keys.invite || keys.watch_token || keys.owner_token)) return t("privateNoLink");
-  return describe(msg);
-}
+// A refusal of the socket in words (a private table opened with no link at all: the server's
+// private_room, which says what link it needs).
+function refusalText(msg) { return describe(msg); }
 
 // The server closed the table (nobody was at it for a while; not a session over): it showed the
 // table as it stood, its clocks running and the hand to play, and on a phone (the header's status
@@ -289,6 +293,7 @@ function receive(msg) {
       timersAt = Date.now();
       if (!before || before.decision !== msg.decision) selected = null;
       render();
+      renderNext();
       if (before && before.room.started && msg.room.started) presenceChanges(before.room.places, msg.room.places);
       // arriving between hands (or after the session): the settlement is in the state too
       if (msg.last_hand) lastHandMsg = msg.last_hand;
@@ -316,7 +321,7 @@ function receive(msg) {
       logMessage(msg);
       break;
     case "error":
-      if (["bad_token", "too_many", "no_room", "slow_down"].includes(msg.code)) refusal = msg;
+      if (["bad_token", "private_room", "too_many", "no_room", "slow_down"].includes(msg.code)) refusal = msg;
       logMessage(msg);
       if (!state || !state.room.started) showText($("wait-error"), () => describe(msg));
       break;
@@ -408,6 +413,7 @@ function renderWaiting(room) {
     el("li", {"data-place": i}, `${"ABCD"[i]} (${t("winds")[i]}) · `,
       p.kind === "empty" ? t("empty") : `${plateName(p, "ABCD"[i])} (${p.kind === "bot" ? t("kind_" + p.bot_kind) : t("human")})`,
       p.kind === "human" ? el("span", {class: `tag ${p.connected ? "here" : "offline"}`}, t(p.connected ? "online" : "offline")) : null,
+      room.owner_place === i ? el("span", {class: "host-mark"}, t("host")) : null,
       state.you === i ? ` ← ${t("you")}` : "")));
   const free = room.places.some((p) => p.kind === "empty");
   $("join-form").hidden = !(free && state.you === null && !keys.token && keys.invite);
@@ -580,6 +586,8 @@ function renderCenter(view, me) {
       el("span", {class: "abbr", title: placeName(p, "ABCD"[place])}, plateAbbr(p, "ABCD"[place])),
       el("span", {class: "score"}, String(state.scores[place])),
       p.auto ? el("span", {class: "tag auto"}, t("auto")) : null,
+      // a bot plays for a person who left (the grace over): everyone sees the bot's moves
+      p.bot_playing && !p.auto ? el("span", {class: "tag bot-playing"}, t("botPlaying")) : null,
       p.connected ? null : el("span", {class: "tag offline"}, t("offline")),
       el("span", {class: "ring", "data-seat": seat}, el("span", {class: "fill"})));
   });
@@ -1181,7 +1189,8 @@ function pointsText(text) {
 // The session over: the places by rank, each with its score and standard points, yours marked.
 function showSessionEnd(msg) {
   shownSession = true;
-  const again = Boolean(roomKeys(ROOM).owner_token) && Boolean(state && state.room);  // its creator
+  // its creator, once (a table plays again once: its link is then shown to all, renderNext)
+  const again = Boolean(roomKeys(ROOM).owner_token) && Boolean(state && state.room) && !(state.next || state.room.next);
   const practice = again && state.room.practice;
   const order = [0, 1, 2, 3].sort((a, b) => msg.scores[b] - msg.scores[a]);
   const rank = ranks(msg.scores);
@@ -1200,31 +1209,31 @@ function showSessionEnd(msg) {
     el("button", {class: again ? "secondary" : "", onclick: closeOverlay}, t("close"))]);
 }
 
+// The table plays again (its creator pressed Play again): the players are sent the new table's
+// invite (state.next, theirs alone), a public table's spectators its id (to watch it).
+function renderNext() {
+  const box = $("next-table");
+  const next = state && state.next;
+  const id = next ? next.room : state && state.room.next;
+  box.hidden = !id;
+  if (!id) return;
+  const href = next ? `/room/${id}?invite=${encodeURIComponent(next.invite)}` : `/room/${id}`;
+  fill(box, t("nextTable"), " ", el("a", {href, id: "next-link"}, t(next ? "nextJoin" : "nextWatch")));
+}
+
 // Play again (the table's creator): a new table with this one's settings (its name, private or
 // not, practice or not, its bots' kind), you at your place, each bot again at its place; a
 // practice table starts at once, a table with friends waits in its waiting room for them to take
 // their places with its new invite link (the server has no way to send them there).
 async function playAgain() {
-  const room = state.room;
-  const you = state.you;
   const button = $("play-again");
   button.disabled = true;
   try {
-    // a name the server made ("Table Ab3x") is made afresh for the new table
-    const named = localName(room.name, "zh") === localName(room.name, "en");
-    const made = await api("POST", "/api/rooms", {
-      name: named ? room.name : "", private: room.private, practice: room.practice, bot_kind: room.bot_kind,
-      player: you !== null && you !== undefined ? room.places[you].name : null, place: you ?? null,
-    });
+    // the server makes it (POST /api/rooms/{id}/again): this table's settings, the creator at
+    // their place, each bot at its place; this table's players are sent its invite
+    const made = await api("POST", `/api/rooms/${ROOM}/again`, {owner_token: roomKeys(ROOM).owner_token});
     saveRoomKeys(made.id, {token: made.token, owner_token: made.owner_token, invite: made.invite,
                            watch_token: made.watch_token, place: made.place, at: Date.now()});
-    if (room.practice) {
-      await api("POST", `/api/rooms/${made.id}/start`, {owner_token: made.owner_token, fill: true});
-    } else {
-      for (const [i, p] of room.places.entries()) {
-        if (p.kind === "bot") await api("POST", `/api/rooms/${made.id}/bots`, {owner_token: made.owner_token, kind: p.bot_kind, place: i});
-      }
-    }
     location.href = `/room/${made.id}`;
   } catch (e) {
     button.disabled = false;
