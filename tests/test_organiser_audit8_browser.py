@@ -45,10 +45,10 @@ def shot(page: Any, name: str) -> None:
 def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
     data = tmp_path_factory.mktemp("audit8")
     url = event(data)
-    never = seatings(url)[0].tables[0].seats[0]
+    never = seatings(url, T)[0].tables[0].seats[0]
     ok(url, "withdraw", T, never, "--from-session", "1", "--who", "Li")
     enter_session(url, 1)
-    first = seatings(url)[0]
+    first = seatings(url, T)[0]
     # a second tournament in the database, drawn, nothing entered yet
     ok(url, "create", EMPTY, "--sessions", "2")
     ok(url, "players", EMPTY, str(data / "players.csv"))
