@@ -117,16 +117,15 @@ def _words(pdf: Path) -> list[Word]:
     return words
 
 
-def _ink_height(pdf: Path, word: Word, dpi: int = 300) -> float:
-    """The height in mm of the ink of ``word`` (its glyphs as printed: pdftoppm renders the
-    word's box in grey and the dark rows are counted)."""
-    _need("pdftoppm")
-    scale = dpi / 25.4
-    x, y = int(word.x0 * scale), int(word.y0 * scale)
-    w, h = int((word.x1 - word.x0) * scale) + 1, int((word.y1 - word.y0) * scale) + 1
+def gray_crop(
+    pdf: Path, page: int, box: tuple[int, int, int, int], dpi: int
+) -> tuple[int, int, bytes]:
+    """``box`` (x, y, width, height in pixels at ``dpi``) of ``page`` rendered in grey by pdftoppm:
+    its width, its height and its pixels, a byte each, row by row."""
+    x, y, w, h = box
     raw = subprocess.run(
         [
-            *("pdftoppm", "-gray", "-r", str(dpi), "-f", str(word.page), "-l", str(word.page)),
+            *("pdftoppm", "-gray", "-r", str(dpi), "-f", str(page), "-l", str(page)),
             *("-x", str(x), "-y", str(y), "-W", str(w), "-H", str(h), str(pdf)),
         ],
         capture_output=True,
@@ -135,8 +134,17 @@ def _ink_height(pdf: Path, word: Word, dpi: int = 300) -> float:
     # binary PGM: "P5\n<w> <h>\n255\n" then the pixels
     match = re.match(rb"P5\s+(\d+)\s+(\d+)\s+(\d+)\s", raw)
     assert match, raw[:20]
-    width, height = int(match[1]), int(match[2])
-    pixels = raw[match.end() :]
+    return int(match[1]), int(match[2]), raw[match.end() :]
+
+
+def _ink_height(pdf: Path, word: Word, dpi: int = 300) -> float:
+    """The height in mm of the ink of ``word`` (its glyphs as printed: pdftoppm renders the
+    word's box in grey and the dark rows are counted)."""
+    _need("pdftoppm")
+    scale = dpi / 25.4
+    x, y = int(word.x0 * scale), int(word.y0 * scale)
+    w, h = int((word.x1 - word.x0) * scale) + 1, int((word.y1 - word.y0) * scale) + 1
+    width, height, pixels = gray_crop(pdf, word.page, (x, y, w, h), dpi)
     dark = [row for row in range(height) if min(pixels[row * width : (row + 1) * width]) < 128]
     assert dark, word
     return (dark[-1] - dark[0] + 1) / scale

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import math
 import re
-import subprocess
 from pathlib import Path
 
 import pytest
@@ -68,18 +67,7 @@ def _glyph_height(pdf: Path, word: Word, dpi: int = 300) -> float:
     pad = int(2 * scale)
     x, y = int(word.x0 * scale) - pad, int(word.y0 * scale)
     w, h = int((word.x1 - word.x0) * scale) + 1 + 2 * pad, int((word.y1 - word.y0) * scale) + 1
-    raw = subprocess.run(
-        [
-            *("pdftoppm", "-gray", "-r", str(dpi), "-f", str(word.page), "-l", str(word.page)),
-            *("-x", str(x), "-y", str(y), "-W", str(w), "-H", str(h), str(pdf)),
-        ],
-        capture_output=True,
-        check=True,
-    ).stdout
-    match = re.match(rb"P5\s+(\d+)\s+(\d+)\s+(\d+)\s", raw)
-    assert match, raw[:20]
-    width, height = int(match[1]), int(match[2])
-    pixels = raw[match.end() :]
+    width, height, pixels = audit.gray_crop(pdf, word.page, (x, y, w, h), dpi)
     edge = pad // 2
     best = run = 0
     for row in range(height):
