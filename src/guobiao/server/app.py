@@ -286,21 +286,25 @@ class Conn:
     """... and characters (a state is a few kB): what a slow socket may hold of the server's
     memory, whatever it does."""
 
-    def __init__(self, ws: WebSocket, place: int | None) -> None:
+    def __init__(self, ws: WebSocket, place: int | None, room: Room | None = None) -> None:
         self.ws = ws
         self.place = place
+        self.room = room  # the room object this socket plays at (one object per room id)
+        # the decision a ``stale`` refusal last sent this socket the table's state for: a state
+        # (its hints computed, ~0.5 ms) once per decision, not once per message sent
+        self.stale_sent = -1
         self.pending: deque[str] = deque()
         self.pending_chars = 0
         self.wakeup = asyncio.Event()
         self.recent: deque[float] = deque()
         self.warned_at = -1.0
 
-    def send(self, message: dict[str, Any]) -> None:
-        """Queue a message (written now, as its frame's text); a client that reads nothing
-        loses its oldest messages past :attr:`QUEUE` messages or :attr:`QUEUE_CHARS`
-        characters, not others' time nor the server's memory (states are whole snapshots, so
-        the newest one is enough; the newest message always stays)."""
-        text = frame_text(message)
+    def send(self, message: dict[str, Any] | str) -> None:
+        """Queue a message (written now, as its frame's text; or that text, :func:`frame_text`);
+        a client that reads nothing loses its oldest messages past :attr:`QUEUE` messages or
+        :attr:`QUEUE_CHARS` characters, not others' time nor the server's memory (states are
+        whole snapshots, so the newest one is enough; the newest message always stays)."""
+        text = message if isinstance(message, str) else frame_text(message)
         pending = self.pending
         pending.append(text)
         self.pending_chars += len(text)
@@ -426,14 +430,21 @@ class Hub:
         noted during a claim window)."""
         self.save(room)
         now = self.clock()
+        # each receiver's state is computed and written once, whatever the number of its sockets:
+        # 20 spectators (or a place's 3 tabs) cost one state, not one each
+        states: dict[int | None, str] = {}
+        texts = [frame_text(notice.message) for notice in notices]
         for conn in list(self.conns.get(room.id, ())):
             if only is not None and conn.place != only:
                 continue
             me = conn.place if conn.place is not None else -1
-            for notice in notices:
+            for notice, text in zip(notices, texts, strict=True):
                 if notice.to is None or notice.to == me:
-                    conn.send(notice.message)
-            conn.send(room.state_for(conn.place, now))
+                    conn.send(text)
+            state = states.get(conn.place)
+            if state is None:
+                state = states[conn.place] = frame_text(room.state_for(conn.place, now))
+            conn.send(state)
 
     def wake(self, room: Room) -> None:
         event = self.wakes.get(room.id)
@@ -468,9 +479,17 @@ class Hub:
         if room.ended and room.id in self.conns:
             # its players' pages are still open on it: the same room answers them (and a
             # Play again, POST /api/rooms/{id}/again, reaches their sockets)
-            self.closed[room.id] = room
-            while len(self.closed) > CLOSED_CACHE:
-                self.closed.popitem(last=False)
+            self.keep_closed(room)
+
+    def closed_info(self, room: Room) -> None:
+        """A closed room changed (Play again named its next table): its row's info and lobby
+        entry say so, and its kept hands' list (with the room's info) is dropped."""
+        self.store.update_closed(
+            room.id,
+            room.info() if room.ended and not room.private else None,
+            {**room.info(), "closed": True},
+        )
+        self.replays.forget((room.id, -1))
 
     def sweep(self, now: float) -> None:
         for room in self.lobby.sweep(now):
@@ -500,10 +519,8 @@ class Hub:
         """A live room, or a closed one read from the store (for its replays: read only).
         Rebuilding a closed room replays its hands: with ``address``, that client may have
         ``rebuild_burst`` rebuilt at once, then one per ``rebuild_every`` s (else ``slow_down``)."""
-        room = self.lobby.rooms.get(room_id) or self.closed.get(room_id)
+        room = self.held(room_id)
         if room is not None:
-            if room.id in self.closed:
-                self.closed.move_to_end(room.id)
             return room
         if address is not None and not self.rebuilds.allow(address, self.clock()):
             raise RoomError(
@@ -517,12 +534,34 @@ class Hub:
         except (KeyError, TypeError, ValueError) as err:
             _log.error("room %s cannot be read: %s", room_id, err)
             return None
-        if room_id in self.lobby.rooms:  # resumed meanwhile? (never: closed rows stay closed)
-            return self.lobby.rooms[room_id]
-        self.closed[room_id] = room
+        # another request may have read it meanwhile (the awaits above): one object per room,
+        # or each would take its own Play again and save over the other's
+        held = self.held(room_id)
+        if held is not None:
+            return held
+        self.keep_closed(room)
+        return room
+
+    def held(self, room_id: str) -> Room | None:
+        """The room's object in memory: live, closed and read lately, or closed with sockets
+        still open to it (their pages on its end; evicted from :attr:`closed` meanwhile)."""
+        room = self.lobby.rooms.get(room_id) or self.closed.get(room_id)
+        if room is None:
+            room = next((c.room for c in self.conns.get(room_id, ()) if c.room), None)
+            if room is None:
+                return None
+            self.keep_closed(room)
+        if room.id in self.closed:
+            self.closed.move_to_end(room.id)
+        return room
+
+    def keep_closed(self, room: Room) -> None:
+        if room.id in self.lobby.rooms:
+            return
+        self.closed[room.id] = room
+        self.closed.move_to_end(room.id)
         while len(self.closed) > CLOSED_CACHE:
             self.closed.popitem(last=False)
-        return room
 
     def too_fast(self, address: str) -> dict[str, Any] | None:
         """A ``too_many`` error if ``address`` opens sockets faster than its token bucket
@@ -650,7 +689,7 @@ class Hub:
                 await ws.close(4403)
             return
         # counted before the first await: the caps see every socket, however many arrive at once
-        conn = Conn(ws, place)
+        conn = Conn(ws, place, room)
         conn.send(_welcome(room, place))
         self.conns.setdefault(room.id, set()).add(conn)
         self.addresses[address] = self.addresses.get(address, 0) + 1
@@ -744,11 +783,17 @@ class Hub:
                     notices = room.act(conn.place, parsed.action, now)
             except RoomError as err:
                 conn.send(_error(err.code, err.message, err.params))
-                if err.code == "stale":  # what the table shows now, to answer that instead
+                if err.code == "stale" and conn.stale_sent != room.decision:
+                    # what the table shows now, to answer that instead: once per decision (a
+                    # socket repeating stale answers must not make the server compute a state
+                    # with its hints for each, 20 a second)
+                    conn.stale_sent = room.decision
                     conn.send(room.state_for(conn.place, now))
                 continue
-            if room.version == before:  # noted only (a claim in a window): this place alone
-                self.publish(room, notices, only=conn.place)
+            if room.version == before:
+                if parsed.type == "action":  # noted only (a claim in a window): this place alone
+                    self.publish(room, notices, only=conn.place)
+                # else a ``ready`` sent again: nothing changed, nothing to send
                 continue
             self.publish(room, notices)
             self.wake(room)
@@ -1012,6 +1057,8 @@ def create_app(
         else:
             hub.save(room)
         hub.publish(old, [])  # saved, and its players told (spectators: the public id alone)
+        if old.id not in lobby.rooms:  # closed: what GET /api/rooms/{id} answers names it too
+            hub.closed_info(old)
         return made(room, place, token)
 
     @app.get("/api/rooms/{room_id}")
@@ -1019,7 +1066,7 @@ def create_app(
         live = lobby.rooms.get(room_id)
         if live is not None:
             return {**live.info(), "closed": False}
-        recent = hub.closed.get(room_id)  # closed, in memory: as it is now (its next table)
+        recent = hub.held(room_id)  # closed, in memory: as it is now (its next table)
         if recent is not None:
             return {**recent.info(), "closed": True}
         kept = await run_in_threadpool(store.info, room_id)  # as it was closed: no rebuilding

@@ -185,6 +185,10 @@ class _Window:
     spectator: SeatView
     flowers: tuple[tuple[Tile, ...], ...]
     answers: dict[int, Action] = field(default_factory=dict)
+    # the bots' answers (and those of the places bots play), decided while the window is open,
+    # just after it was shown: its end then waits for no bot's thinking (the time a bot took
+    # would tell everyone that it could claim); a person's own answer comes first
+    bots: dict[int, Action] = field(default_factory=dict)
 
 
 def window_view(before: SeatView, actor: int, action: Action, kong: Meld | None = None) -> SeatView:
@@ -768,8 +772,13 @@ class Room:
         game = self.game
         if game is None or self.ended:
             return None
-        if self.window is not None:
-            return self.window.ends
+        window = self.window
+        if window is not None:
+            if game.phase in (Phase.RESPOND, Phase.ROB) and any(
+                s not in window.bots and self.bot_plays(self.place_at(s), now) for s in game.to_act
+            ):
+                return now  # the bots decide at once (after the window's state went out)
+            return window.ends
         if game.is_over:
             return self.next_hand_at()
         times = []
@@ -789,10 +798,14 @@ class Room:
         if game is None or self.ended:
             return False
         if self.window is not None:
+            window = self.window
+            claims = game.phase in (Phase.RESPOND, Phase.ROB)
             for seat in game.to_act:  # threaded bots think while the window is open
                 place = self.place_at(seat)
                 if self.bot_plays(place, now):
-                    self._bot_answer_ready(seat, place)
+                    ready = self._bot_answer_ready(seat, place)
+                    if claims and ready and seat not in window.bots:
+                        window.bots[seat] = self._bot_choice(seat, place)
             # The window ends on time whoever thinks: waiting for a bot that may claim would
             # tell everyone that it may (a bot still thinking then passes, as a person would).
             if now < self.window.ends:
@@ -894,7 +907,9 @@ class Room:
                 action = window.answers.get(seat)
                 if action is None:
                     if self.bot_plays(place, now):
-                        action = self._bot_choice(seat, place)
+                        action = window.bots.get(seat)
+                        if action is None:
+                            action = self._bot_choice(seat, place)
                     else:
                         action = default_action(game, seat)
                         # a claim's time-out only to the seat: that it could claim is its secret
@@ -1076,19 +1091,28 @@ class Room:
         seats = history[number].seats if number < len(history) else session.seats
         return [self.places[PLACES.index(p)].name for p in seats]
 
+    def _hand_done(self, number: int) -> bool:
+        """Hand ``number`` is over for everyone: its result, and no claim window open on it. The
+        engine ends a hand at a last discard nobody may claim before the window (the same 3 s
+        whoever may claim) is over: until then the table is told nothing, nor is anyone else."""
+        if not self.games[number].is_over:
+            return False
+        return number < len(self.games) - 1 or self.window is None
+
     def hands_info(self) -> list[dict[str, Any]]:
         """Every hand dealt so far: its number, round wind, whether it is over and, if so, how it
         ended (winner, discarder, total, deltas). Nothing of a hand still in play but its number."""
         out: list[dict[str, Any]] = []
         for number, game in enumerate(self.games):
+            over = self._hand_done(number)
             item: dict[str, Any] = {
                 "number": number,
                 "round_wind": game.round_wind.letter,
-                "over": game.is_over,
+                "over": over,
                 "names_by_seat": self.names_of_hand(number),
             }
             result = game.result
-            if result is not None:
+            if result is not None and over:
                 item.update(
                     winner=result.winner,
                     discarder=result.discarder,
@@ -1106,7 +1130,7 @@ class Room:
             raise RoomError("no_hand", "no such hand")
         game = self.games[number]
         result = game.result
-        if result is None:
+        if result is None or not self._hand_done(number):
             raise RoomError("hand_live", "the hand is still in play: only a hand that is over")
         winning = None
         if result.winning_hand is not None:

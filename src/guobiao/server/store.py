@@ -126,6 +126,19 @@ class RoomStore:
                     (keep,),
                 )
 
+    def update_closed(
+        self, room_id: str, listing: dict[str, Any] | None, info: dict[str, Any]
+    ) -> None:
+        """A closed room's lobby entry and info again (its ``next`` table, after Play again);
+        nothing for a room not closed."""
+        text = None if listing is None else json.dumps(listing, ensure_ascii=False)
+        about = json.dumps(info, ensure_ascii=False)
+        with self._lock, self._db:
+            self._db.execute(
+                "UPDATE rooms SET listing = ?, info = ? WHERE id = ? AND closed IS NOT NULL",
+                (text, about, room_id),
+            )
+
     def info(self, room_id: str) -> dict[str, Any] | None:
         """A closed room's info as it was closed (None: live, unknown, or closed before rooms
         kept it)."""
