@@ -192,6 +192,21 @@ function fitBoard() {
 }
 addEventListener("resize", fitBoard);
 
+// The latest discard at a frame, {seat, n}: marked until the next discard (or its claim), as at
+// the table; it was marked only while it could be claimed, and at an added kong open to robbing
+// the konger's older discard was marked instead.
+function latestDiscard(frame) {
+  if (frame.phase !== "act" && frame.phase !== "respond") return null;
+  for (let k = replay.frames.indexOf(frame); k >= 0; k--) {
+    const f = replay.frames[k];
+    if (typeof f.action === "string" && f.action.startsWith("discard") && f.seat !== null && f.seat !== undefined) {
+      const n = splitTiles(f.discards[f.seat]).length;
+      return splitTiles(frame.discards[f.seat]).length === n ? {seat: f.seat, n} : null;
+    }
+  }
+  return null;
+}
+
 function renderSeat(frame, seat) {
   const box = $("pos-" + seat);  // East at the bottom, then counter-clockwise
   const live = frame.phase !== "over" && (frame.to_act.includes(seat) || (frame.phase === "act" && frame.current === seat));
@@ -209,8 +224,9 @@ function renderSeat(frame, seat) {
     el("span", {class: "meld"}, m.tiles.map((x) => tile(x, {cls: m.claimed === x ? "claimed" : ""})))));
   const flowers = el("div", {class: "flowers"}, splitTiles(frame.flowers[seat]).map((x) => tile(x, {cls: "flower"})));
   const pool = splitTiles(frame.discards[seat]);
+  const latest = latestDiscard(frame);
   const discards = el("div", {class: "discards"}, pool.map((x, i) =>
-    tile(x, {cls: i === pool.length - 1 && frame.last_discard && frame.current === seat ? "last" : ""})));
+    tile(x, {cls: latest && latest.seat === seat && latest.n === pool.length && i === pool.length - 1 ? "last" : ""})));
   fill(box, head, hand, melds, flowers, discards);
 }
 

@@ -289,6 +289,7 @@ function receive(msg) {
     case "state": {
       const before = state;
       state = msg;
+      trackLatest(before, msg);
       timers = timersOf(msg);
       timersAt = Date.now();
       if (!before || before.decision !== msg.decision) selected = null;
@@ -519,10 +520,16 @@ function claimedAt(m) {
 }
 
 function meldsOf(view, seat) {
+  // a kong just added to a pung, open to robbing (抢杠): its added tile marked, as a discard is
+  // (it was the konger's last discard that showed marked, red where one could win on the kong)
+  const robbing = view.phase === "rob" && view.current === seat && view.last_discard;
+  const claimable = robbing && seat !== view.seat && state.must_act && view.legal_actions.includes("pass");
+  const added = (m, i) => robbing && m.kind === "kong" && m.tiles[0] === view.last_discard && i === (claimedAt(m) === 3 ? 2 : 3);
   const shown = view.melds[seat].map((m) =>
     el("span", {class: "meld"}, m.kind === "concealed_kong" && seat !== view.seat && view.phase !== "over"
       ? [back(), back(), back(), back()]
-      : m.tiles.map((x, i) => (m.kind === "concealed_kong" && (i === 0 || i === 3)) ? back() : tile(x, {cls: i === claimedAt(m) ? "claimed" : ""}))));
+      : m.tiles.map((x, i) => (m.kind === "concealed_kong" && (i === 0 || i === 3)) ? back()
+        : tile(x, {cls: [i === claimedAt(m) ? "claimed" : "", added(m, i) ? (claimable ? "last claimable" : "last") : ""].join(" ").trim()}))));
   const hiddenKongs = view.concealed_kongs[seat] - view.melds[seat].filter((m) => m.kind === "concealed_kong").length;
   for (let k = 0; k < hiddenKongs; k++) shown.push(el("span", {class: "meld"}, back(), back(), back(), back()));
   return shown;
@@ -548,6 +555,30 @@ function renderSeat(view, seat, pos) {
 
 function isTurn(seat) { return state.view.phase !== "over" && state.view.current === seat && state.view.phase === "act"; }
 
+// The latest discard, {seat, n}: on top of that seat's pool while it is n tiles long. It stays
+// marked until the next discard (or its claim): it was marked only while it could be claimed, and
+// once the next seat drew nothing showed what had just been thrown (a phone's centre has no log).
+// A discard open to claims names itself; else it is found among the pools that grew since the
+// last state, the nearest seat before the one to act being the latest to discard.
+let latest = null;
+function trackLatest(before, msg) {
+  const view = msg.view;
+  if (!view || !view.discards) { latest = null; return; }
+  const pools = view.discards;
+  if (view.phase === "respond" && view.last_discard) {
+    latest = {seat: view.current, n: pools[view.current].length};
+    return;
+  }
+  const old = before && before.view && before.view.discards && before.hand_number === msg.hand_number ? before.view.discards : null;
+  if (old) {
+    for (let k = 1; k <= 4; k++) {
+      const seat = (view.current + 4 - k) % 4;
+      if (pools[seat].length > old[seat].length) { latest = {seat, n: pools[seat].length}; break; }
+    }
+  }
+  if (latest && (!pools[latest.seat] || pools[latest.seat].length !== latest.n)) latest = null;  // claimed, or a new hand
+}
+
 // Each seat's discards, in rows of six in front of it (第七条四): tile i of a pool goes to row
 // floor(i / 6), column i % 6, as that seat sees it; the first row nearest the centre.
 function renderPool(view, seat, pos) {
@@ -555,10 +586,12 @@ function renderPool(view, seat, pos) {
   const pool = view.discards[seat];
   const rows = Math.max(3, Math.ceil(pool.length / 6));
   box.dataset.rows = rows;
-  const claimable = state.must_act && view.legal_actions.includes("pass");
+  // (an added kong open to robbing is marked in its meld, not on the konger's pool)
+  const marked = view.phase === "act" || view.phase === "respond" ? latest : null;
+  const claimable = view.phase === "respond" && state.must_act && view.legal_actions.includes("pass");
   const tiles = pool.map((x, i) => {
     const r = Math.floor(i / 6), c = i % 6;
-    const last = i === pool.length - 1 && view.last_discard && view.current === seat && view.phase !== "act";
+    const last = marked !== null && marked.seat === seat && marked.n === pool.length && i === pool.length - 1;
     const node = tile(x, {cls: last ? (claimable ? "last claimable" : "last") : ""});
     const [row, col] = [[r + 1, c + 1], [6 - c, r + 1], [rows - r, 6 - c], [c + 1, rows - r]][pos];
     node.style.gridRow = String(row);
@@ -887,13 +920,28 @@ function fitPond() {
   const pond = $("pond");
   pond.style.gridTemplateColumns = "";  // the stylesheet's shares, to measure the side pools' room
   pondCap = null;
+  const rows = (pos) => Number($("pool-" + pos).dataset.rows) || 3;
   if (matchMedia("(max-height: 500px) and (orientation: landscape)").matches) {
     pond.style.gridTemplateRows = "";
+    // the pools' width shared out by what their rows need for tiles as large as the height lets
+    // each be: a side pool's rows side by side, the top and bottom pools' six across (the
+    // stylesheet's 1 : 1.25 : 1 left these 15 px tiles at 640x360 against the side pools' 20)
+    const cs = getComputedStyle(pond);
+    const gap = parseFloat(cs.columnGap) || 0;
+    const height = pond.clientHeight - parseFloat(cs.paddingTop) - parseFloat(cs.paddingBottom);
+    const parts = [".side-a", ".side-b"].map((s) => { const n = $("center").querySelector(s); return n ? n.offsetWidth : 0; });
+    const width = pond.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight) - 4 * gap - parts[0] - parts[1];
+    const across = Math.min(rows(2), rows(0));  // the one with fewer rows has the larger tiles
+    const sideH = (height - 6) / 6 * 0.75, midH = ((height - (parseFloat(cs.rowGap) || 0)) / 2 - across) / across * 0.75;
+    const needs = (w) => [rows(3) * (Math.min(w, sideH) + 1), 6 * (Math.min(w, midH) + 1), rows(1) * (Math.min(w, sideH) + 1)];
+    let lo = 4, hi = poolCap();
+    for (let i = 0; i < 20 && hi - lo > 0.05; i++) { const w = (lo + hi) / 2; if (needs(w).reduce((a, b) => a + b) <= width) lo = w; else hi = w; }
+    const [left, mid, right] = needs(lo).map((n) => n.toFixed(2));
+    pond.style.gridTemplateColumns = `minmax(0, ${left}fr) auto minmax(0, ${mid}fr) auto minmax(0, ${right}fr)`;
   } else {
     const upright = matchMedia("(orientation: portrait)").matches;
     const cs = getComputedStyle(pond);
     const height = pond.clientHeight - parseFloat(cs.paddingTop) - parseFloat(cs.paddingBottom) - 2 * (parseFloat(cs.rowGap) || 0);
-    const rows = (pos) => Number($("pool-" + pos).dataset.rows) || 3;
     const tall = (w, n) => n * w * 4 / 3 + n;  // n rows of tiles w px wide, 1 px apart
     const topMost = ($("pool-2").clientWidth - 6) / 6;  // six across the top and bottom pools
     const font = parseFloat(getComputedStyle($("center")).fontSize);
