@@ -41,7 +41,7 @@ import shutil
 import signal
 import subprocess
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final, Protocol
@@ -81,6 +81,7 @@ __all__ = [
     "arena_jobs",
     "deal_of",
     "iter_arena",
+    "iter_arena_jobs",
     "make_player",
     "parse_bot_spec",
     "play_job",
@@ -957,16 +958,44 @@ def arena_jobs(
     time_limit: float = DEFAULT_TIME_LIMIT,
     keep_logs: bool = False,
 ) -> list[ArenaJob]:
-    """The deals of a run: seeds drawn in order from ``random.Random(seed)``."""
+    """The deals of a run: seeds drawn in order from ``random.Random(seed)``
+    (:func:`iter_arena_jobs` as a list)."""
+    return list(
+        iter_arena_jobs(
+            deals, bots, seed=seed, duplicate=duplicate, time_limit=time_limit, keep_logs=keep_logs
+        )
+    )
+
+
+def iter_arena_jobs(
+    deals: int,
+    bots: Sequence[BotSpec],
+    *,
+    seed: int | None = None,
+    duplicate: str = "none",
+    time_limit: float = DEFAULT_TIME_LIMIT,
+    keep_logs: bool = False,
+) -> Iterator[ArenaJob]:
+    """The jobs of :func:`arena_jobs`, made one at a time as they are asked for: a run of any
+    length starts at once and holds no list of its deals (``guobiao arena``)."""
     if len(bots) != 4:
         raise ValueError(f"four bots, not {len(bots)}")
     lineup = (bots[0], bots[1], bots[2], bots[3])
-    master = random.Random(seed)
     orders = seat_orders(duplicate)
-    return [
-        ArenaJob(n, master.randrange(2**31), lineup, orders, time_limit, keep_logs)
-        for n in range(1, deals + 1)
-    ]
+    return _arena_jobs(deals, lineup, orders, seed, time_limit, keep_logs)
+
+
+def _arena_jobs(
+    deals: int,
+    lineup: tuple[BotSpec, BotSpec, BotSpec, BotSpec],
+    orders: tuple[tuple[int, int, int, int], ...],
+    seed: int | None,
+    time_limit: float,
+    keep_logs: bool,
+) -> Iterator[ArenaJob]:
+    master = random.Random(seed)
+    for n in range(1, deals + 1):
+        yield ArenaJob(n, master.randrange(2**31), lineup, orders, time_limit, keep_logs)
 
 
 def deal_of(seed: int) -> tuple[list[int], int]:
@@ -1003,7 +1032,7 @@ def play_job(job: ArenaJob) -> list[ArenaHand]:
 
 
 def run_arena(
-    jobs: Sequence[ArenaJob],
+    jobs: Iterable[ArenaJob],
     *,
     workers: int = 1,
     ray_address: str | None = None,
@@ -1014,7 +1043,7 @@ def run_arena(
 
 
 def iter_arena(
-    jobs: Sequence[ArenaJob], *, workers: int = 1, ray_address: str | None = None
+    jobs: Iterable[ArenaJob], *, workers: int = 1, ray_address: str | None = None
 ) -> Iterator[list[ArenaHand]]:
     """Each deal's hands in the order of the jobs, as they come (:func:`run_arena` without
     keeping them: fold each into the statistics with :func:`add_deal` and write its logs, so
@@ -1035,6 +1064,8 @@ class BotStats:
     deal_ins: int = 0
     forfeits: int = 0
     deal_means: list[float] = field(default_factory=list)
+    forfeit_reasons: dict[str, int] = field(default_factory=dict)
+    """The forfeits by reason (``time-out``, ``crash``, ``illegal action``, ``wrong win``)."""
 
     @property
     def mean(self) -> float:
@@ -1075,6 +1106,7 @@ class BotStats:
             "self_draw_rate": round(self.self_draw_rate, 4),
             "deal_in_rate": round(self.deal_in_rate, 4),
             "forfeits": self.forfeits,
+            "forfeit_reasons": dict(sorted(self.forfeit_reasons.items())),
             "total": self.total,
         }
 
@@ -1105,6 +1137,8 @@ def add_deal(stats: Sequence[BotStats], hands: Sequence[ArenaHand]) -> None:
                 s.deal_ins += 1
             if hand.forfeit_seat == seat:
                 s.forfeits += 1
+                reason = hand.forfeit_reason or "illegal action"
+                s.forfeit_reasons[reason] = s.forfeit_reasons.get(reason, 0) + 1
     if hands:
         for b, s in enumerate(stats):
             s.deal_means.append(per_deal[b] / len(hands))
@@ -1114,20 +1148,43 @@ def write_logs(
     directory: Path, deals: Sequence[Sequence[ArenaHand]], bots: Sequence[BotSpec]
 ) -> int:
     """Write each kept hand as ``deal-NNNN-ORDER.botzone.json`` (the Botzone match log) and
-    ``deal-NNNN-ORDER.jsonl`` (guobiao's replay log); returns the number of hands written."""
+    ``deal-NNNN-ORDER.jsonl`` (guobiao's replay log); returns the number of hands written.
+    All or nothing: stopped midway (a full disk, Ctrl-C), the files this call wrote are removed,
+    so that the folder holds the logs of whole deals only, those a run counted."""
     from guobiao.table.replay import hand_lines, write_log
 
     directory.mkdir(parents=True, exist_ok=True)
-    written = 0
-    for hands in deals:
-        for hand in hands:
-            if hand.record is None or hand.match_log is None:
-                continue
-            stem = f"deal-{hand.deal:04d}-{''.join(str(b) for b in hand.order)}"
-            (directory / f"{stem}.botzone.json").write_text(
-                json.dumps(hand.match_log, ensure_ascii=False) + "\n", encoding="utf-8"
-            )
-            players = [f"{'ABCD'[b]}:{bots[b].label}" for b in hand.order]
-            write_log(directory / f"{stem}.jsonl", hand_lines(hand.record, players))
-            written += 1
-    return written
+    written: list[Path] = []
+    try:
+        for hands in deals:
+            for hand in hands:
+                if hand.record is None or hand.match_log is None:
+                    continue
+                stem = f"deal-{hand.deal:04d}-{''.join(str(b) for b in hand.order)}"
+                match_path, log_path = (
+                    directory / f"{stem}.botzone.json",
+                    directory / f"{stem}.jsonl",
+                )
+                written += (match_path, log_path)  # named first: removed if stopped while writing
+                _write_text(match_path, json.dumps(hand.match_log, ensure_ascii=False) + "\n")
+                players = [f"{'ABCD'[b]}:{bots[b].label}" for b in hand.order]
+                write_log(log_path, hand_lines(hand.record, players))
+    except BaseException:
+        for path in written:
+            with contextlib.suppress(OSError):
+                path.unlink()
+        raise
+    return len(written) // 2
+
+
+def _write_text(path: Path, text: str) -> None:
+    """Write ``path`` atomically, as ``write_log`` does: a temporary file renamed into place,
+    removed if the writing stops midway."""
+    temporary = path.with_suffix(path.suffix + ".tmp")
+    try:
+        temporary.write_text(text, encoding="utf-8")
+        temporary.replace(path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            temporary.unlink()
+        raise

@@ -13,12 +13,12 @@ from rich.console import Console
 from rich.table import Table
 
 from guobiao.bots import BOT_KINDS, BOT_LEVELS
-from guobiao.cli.options import OVERWRITE_OPTION, RULES, parallel_options
-from guobiao.cli.util import INTERRUPTED, prepare_log_dir
+from guobiao.cli.options import OVERWRITE_OPTION, RULES, SEED, parallel_options
 from guobiao.cli.util import console as _console
 from guobiao.cli.util import count as count_of
 from guobiao.cli.util import fail as _fail
 from guobiao.cli.util import no_progress as _no_progress
+from guobiao.cli.util import prepare_log_dir
 
 __all__ = ["arena", "botzone_bot", "replay"]
 
@@ -47,9 +47,10 @@ __all__ = ["arena", "botzone_bot", "replay"]
 )
 @click.option(
     "--seed",
-    type=int,
+    type=SEED,
     default=None,
-    help="Makes the whole run reproducible [default: a fresh seed, shown with the results].",
+    help="Makes the whole run reproducible, 0 or more [default: a fresh seed, shown with the "
+    "results].",
 )
 @parallel_options("deals")
 @click.option(
@@ -91,7 +92,16 @@ def arena(
     holds one run's logs (one that holds an earlier run's is refused, or with --overwrite
     emptied of them first, other files left as they are). A progress
     bar runs on standard error (a terminal); Ctrl-C stops the run and prints the results of the
-    deals played so far (exit code 130).
+    deals played so far (exit code 130; SIGTERM likewise, 143), their logs kept whole.
+
+    Your own bot is an executable speaking Botzone's protocol (docs/botzone.md). json:./mybot is
+    started every turn and reads one line, {"requests": [every request so far], "responses":
+    [its earlier answers]}, and prints {"response": "PLAY W1"}; simple:./mybot reads the turn
+    count n, then the 2n-1 lines of requests and answers, and prints the answer line;
+    cmd:./mybot gets the same first turn as simple:, then after each answer prints
+    >>>BOTZONE_REQUEST_KEEP_RUNNING<<< and reads the next request as one line. {seed} in its
+    arguments becomes its seed. When a bot forfeits, a line under the results says why
+    (time-out, crash, illegal action, wrong win).
 
     \b
     Examples:
@@ -104,12 +114,13 @@ def arena(
 
     from guobiao.botzone.arena import (
         add_deal,
-        arena_jobs,
         iter_arena,
+        iter_arena_jobs,
         parse_bot_spec,
         summarize,
         write_logs,
     )
+    from guobiao.cli.games import interruption, stop_signals
     from guobiao.jobs.workers import WorkerError
 
     # a level (easy, normal, strong) names its bot, as `play` and `simulate` read it
@@ -136,7 +147,8 @@ def arena(
         import random
 
         seed = random.SystemRandom().randrange(2**31)
-    jobs = arena_jobs(
+    # made as they are handed out: a huge --deals starts at once (no list of its deals)
+    jobs = iter_arena_jobs(
         deals,
         specs,
         seed=seed,
@@ -148,11 +160,14 @@ def arena(
     # a run does not grow with its deals (issue 14).
     stats = summarize(specs, [])
     hands = written = played = 0
-    interrupted = False
+    interrupted: KeyboardInterrupt | None = None
     try:
-        with Progress(
-            console=Console(stderr=True), transient=True, disable=_no_progress(as_json)
-        ) as progress:
+        with (
+            stop_signals(),
+            Progress(
+                console=Console(stderr=True), transient=True, disable=_no_progress(as_json)
+            ) as progress,
+        ):
             task = progress.add_task("deals", total=deals)
             for deal in iter_arena(jobs, workers=workers, ray_address=ray_address):
                 if log_dir is not None:
@@ -166,14 +181,15 @@ def arena(
                 hands += len(deal)
                 played += 1
                 progress.advance(task, 1)
-    except KeyboardInterrupt:
-        interrupted = True
+    except KeyboardInterrupt as err:  # Ctrl-C, or SIGTERM / SIGHUP (Stopped)
+        interrupted = err
     except _CannotWrite as err:
         _fail(str(err), 1)
     except WorkerError as err:
         _fail(str(err), 1)
+    how, code = interruption(interrupted) if interrupted is not None else ("", 0)
     if interrupted and not played:
-        _fail("interrupted (Ctrl-C) before the first deal ended", INTERRUPTED)
+        _fail(f"interrupted ({how}) before the first deal ended", code)
     if as_json:
         out = {
             "deals": played,
@@ -187,7 +203,7 @@ def arena(
             out["deals_asked"] = deals
         click.echo(json.dumps(out, ensure_ascii=False))
         if interrupted:
-            sys.exit(INTERRUPTED)
+            sys.exit(code)
         return
     console = _console()
     table = Table(show_header=True, header_style="bold")
@@ -214,6 +230,15 @@ def arena(
     console.print(table)
     for line in shortened:
         console.print(escape(line), soft_wrap=True)  # whole, to copy
+    for s in stats:  # what a forfeit was: the first thing to know when one's own bot loses
+        if s.forfeits:
+            reasons = ", ".join(f"{n} {r}" for r, n in sorted(s.forfeit_reasons.items()))
+            console.print(
+                escape(f"{'ABCD'[s.index]} forfeited {count_of(s.forfeits, 'hand')}: {reasons}"),
+                soft_wrap=True,
+            )
+    if any(s.forfeits for s in stats):
+        console.print(_FORFEITS)
     console.print(
         f"{count_of(played, 'deal')} x {count_of(hands // played, 'seat order')} = "
         f"{count_of(hands, 'hand')}. Mean: score per hand, ±95% its 95% confidence interval "
@@ -224,11 +249,19 @@ def arena(
     )
     if interrupted:
         _fail(
-            f"interrupted (Ctrl-C) after {played} of {count_of(deals, 'deal')}: "
+            f"interrupted ({how}) after {played} of {count_of(deals, 'deal')}: "
             "the results above cover those",
-            INTERRUPTED,
+            code,
         )
 
+
+_FORFEITS = (
+    "time-out: no answer within --time-limit; crash: the program ended, printed nothing, closed "
+    "its output or could not start (its standard error is not kept: run it by hand on a turn "
+    "of its deal's log); illegal action: an answer that is not legal then or not readable (the "
+    "Botzone log, --log-dir, has it); wrong win: a HU that is not a win of 8 points."
+)
+"""What each forfeit reason means, printed under the results when a bot forfeited."""
 
 _LABEL = 12
 """The longest bot label the arena's table shows whole (at 80 characters)."""
@@ -338,7 +371,9 @@ def _one_line(text: str, limit: int = 500) -> str:
     show_default=True,
     help="The guobiao bot that chooses.",
 )
-@click.option("--seed", type=int, default=None, help="Seed the bot (ties, random choices).")
+@click.option(
+    "--seed", type=SEED, default=None, help="Seed the bot (ties, random choices), 0 or more."
+)
 @click.option(
     "--transport",
     type=click.Choice(["auto", "json", "simple"]),

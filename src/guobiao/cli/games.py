@@ -5,15 +5,20 @@ sessions, serially, in processes or on Ray).
 from __future__ import annotations
 
 import json
+import signal
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from types import FrameType
+from typing import Any
 
 import click
 from rich.console import Console
 from rich.table import Table
 
 from guobiao.bots import BOT_KINDS, BOT_LEVELS
-from guobiao.cli.options import OVERWRITE_OPTION, RULES_OPTION, WIND, parallel_options
+from guobiao.cli.options import OVERWRITE_OPTION, RULES_OPTION, SEED, WIND, parallel_options
 from guobiao.cli.util import INTERRUPTED, need_writable_file, prepare_log_dir
 from guobiao.cli.util import console as _console
 from guobiao.cli.util import count as count_of
@@ -21,7 +26,50 @@ from guobiao.cli.util import fail as _fail
 from guobiao.cli.util import no_progress as _no_progress
 from guobiao.core.context import Wind
 
-__all__ = ["play", "simulate"]
+__all__ = ["Stopped", "interruption", "play", "simulate", "stop_signals"]
+
+
+class Stopped(KeyboardInterrupt):
+    """SIGTERM (a batch system's time limit, ``kill``) or SIGHUP (the terminal closed) during a
+    run of ``simulate`` or ``arena``: the run stops as Ctrl-C stops it (the summary of what was
+    played, the workers and their bot programs stopped), exit code 128 + the signal."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+@contextmanager
+def stop_signals() -> Iterator[None]:
+    """SIGTERM and SIGHUP raise :class:`Stopped` while the run lasts (a signal the caller made
+    ignored, as ``nohup`` does SIGHUP, stays ignored)."""
+
+    def stop(signum: int, frame: FrameType | None) -> None:
+        raise Stopped(signum)
+
+    previous: dict[signal.Signals, Any] = {}
+    for name in ("SIGTERM", "SIGHUP"):  # (Windows has no SIGHUP)
+        if not hasattr(signal, name):
+            continue
+        number = signal.Signals[name]
+        try:
+            if signal.getsignal(number) is not signal.SIG_IGN:
+                previous[number] = signal.signal(number, stop)
+        except ValueError:  # not the main thread: the signals stay as they are
+            break
+    try:
+        yield
+    finally:
+        for number, handler in previous.items():
+            signal.signal(number, handler)
+
+
+def interruption(err: KeyboardInterrupt) -> tuple[str, int]:
+    """What stopped a run, as said to its user, and the exit code: ``Ctrl-C`` and 130, or the
+    signal's name and 128 + its number."""
+    if isinstance(err, Stopped):
+        return signal.Signals(err.signum).name, 128 + err.signum
+    return "Ctrl-C", INTERRUPTED
 
 
 def _bot_specs(text: str) -> list[str]:
@@ -60,9 +108,10 @@ def _bot_specs(text: str) -> list[str]:
 )
 @click.option(
     "--seed",
-    type=int,
+    type=SEED,
     default=None,
-    help="Makes the whole run reproducible [default: a fresh seed, shown with the summary].",
+    help="Makes the whole run reproducible, 0 or more [default: a fresh seed, shown with the "
+    "summary].",
 )
 @click.option(
     "--hands", type=click.IntRange(1, 16), default=16, show_default=True, help="Hands per session."
@@ -102,7 +151,8 @@ def simulate(
     --ray-address spread the sessions over processes or a Ray cluster: the results are the
     same as a serial run with the same seed (docs/distributed.md). A progress bar runs on
     standard error (a terminal); Ctrl-C stops the run and summarises the sessions played so far
-    (exit code 130).
+    (exit code 130; SIGTERM likewise, 143), their logs kept whole. -n may be huge, to run
+    until stopped: sessions are made as they are played.
 
     \b
     Examples:
@@ -118,7 +168,7 @@ def simulate(
     from guobiao.jobs.simulation import (
         SessionOutcome,
         add_summary,
-        session_jobs,
+        iter_session_jobs,
         simulate_summary,
     )
     from guobiao.jobs.workers import WorkerError
@@ -138,11 +188,14 @@ def simulate(
     console = _console()
     # The sessions done so far, folded as they come: what a Ctrl-C still reports.
     summary = SimulationSummary([])
-    interrupted = False
+    interrupted: KeyboardInterrupt | None = None
     try:
-        with Progress(
-            console=Console(stderr=True), transient=True, disable=_no_progress(as_json)
-        ) as progress:
+        with (
+            stop_signals(),
+            Progress(
+                console=Console(stderr=True), transient=True, disable=_no_progress(as_json)
+            ) as progress,
+        ):
             task = progress.add_task("sessions", total=count)
 
             def done(outcome: SessionOutcome) -> None:
@@ -156,16 +209,18 @@ def simulate(
                 add_summary(summary, outcome.summary)
                 progress.advance(task, 1)
 
-            jobs = session_jobs(count, names, table_rules, seed, log=log_dir is not None)
+            # made as they are handed out: a huge -n starts at once (no list of its sessions)
+            jobs = iter_session_jobs(count, names, table_rules, seed, log=log_dir is not None)
             simulate_summary(jobs, workers=workers, ray_address=ray_address, on_outcome=done)
-    except KeyboardInterrupt:
-        interrupted = True
+    except KeyboardInterrupt as err:  # Ctrl-C, or SIGTERM / SIGHUP (Stopped)
+        interrupted = err
     except _CannotWrite as err:
         _fail(str(err), 1)
     except WorkerError as err:
         _fail(str(err), 1)
+    how, code = interruption(interrupted) if interrupted is not None else ("", 0)
     if interrupted and not summary.sessions:
-        _fail("interrupted (Ctrl-C) before the first session ended", INTERRUPTED)
+        _fail(f"interrupted ({how}) before the first session ended", code)
     elapsed = time.perf_counter() - started
     if as_json:
         out: dict[str, object] = {
@@ -194,7 +249,7 @@ def simulate(
             out["sessions_asked"] = count
         click.echo(json.dumps(out, ensure_ascii=False))
         if interrupted:
-            sys.exit(INTERRUPTED)
+            sys.exit(code)
         return
     table = Table(show_header=True, header_style="bold")
     # Seven columns that fit 80 characters whole (no bot name or header cut short).
@@ -224,9 +279,9 @@ def simulate(
     )
     if interrupted:
         _fail(
-            f"interrupted (Ctrl-C) after {summary.sessions} of {count_of(count, 'session')}: "
+            f"interrupted ({how}) after {summary.sessions} of {count_of(count, 'session')}: "
             "the summary above covers those",
-            INTERRUPTED,
+            code,
         )
 
 

@@ -104,6 +104,40 @@ RULES_OPTION = click.option(
 )
 
 
+if TYPE_CHECKING:
+    _SeedParamType = click.ParamType[int, Any]
+else:  # as for WindType
+    _SeedParamType = click.ParamType
+
+
+class SeedType(_SeedParamType):
+    """A seed: an integer, 0 or more. Python's ``random.Random`` takes a negative seed as its
+    absolute value (``-5`` deals what ``5`` deals), so a negative seed would silently repeat
+    another run: it is refused, saying so."""
+
+    name = "integer"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> int:
+        if isinstance(value, int) and not isinstance(value, bool):
+            seed = value
+        else:
+            try:
+                seed = int(str(value).strip(), 10)
+            except ValueError:
+                self.fail(f"{value!r} is not a whole number", param, ctx)
+        if seed < 0:
+            self.fail(
+                f"{seed} is negative: seeds are 0 or more (Python's random takes {seed} as "
+                f"{-seed}, so it would repeat the run of seed {-seed})",
+                param,
+                ctx,
+            )
+        return seed
+
+
+SEED = SeedType()
+
+
 OVERWRITE_OPTION = click.option(
     "--overwrite",
     is_flag=True,

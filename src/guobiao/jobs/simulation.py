@@ -13,7 +13,7 @@ to a callback as it comes: the memory of a run does not grow with its sessions.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, fields
 from typing import Any
 
@@ -28,6 +28,7 @@ __all__ = [
     "SessionJob",
     "SessionOutcome",
     "add_summary",
+    "iter_session_jobs",
     "outcome_job",
     "play_job",
     "session_jobs",
@@ -95,12 +96,32 @@ def add_summary(total: SimulationSummary, part: SimulationSummary) -> None:
 def session_jobs(
     count: int, bots: Sequence[str], rules: TableRules, seed: int | None, *, log: bool = False
 ) -> list[SessionJob]:
-    """The jobs of a run: session seeds drawn in order from ``random.Random(seed)``."""
+    """The jobs of a run: session seeds drawn in order from ``random.Random(seed)``
+    (:func:`iter_session_jobs` as a list)."""
+    return list(iter_session_jobs(count, bots, rules, seed, log=log))
+
+
+def iter_session_jobs(
+    count: int, bots: Sequence[str], rules: TableRules, seed: int | None, *, log: bool = False
+) -> Iterator[SessionJob]:
+    """The jobs of :func:`session_jobs`, made one at a time as they are asked for: a run of
+    any length starts at once and holds no list of its jobs (``guobiao simulate``)."""
     if len(bots) != 4:
         raise ValueError(f"four bots, not {len(bots)}")
     kinds = (bots[0], bots[1], bots[2], bots[3])
+    return _session_jobs(count, kinds, rules, seed, log)
+
+
+def _session_jobs(
+    count: int,
+    kinds: tuple[str, str, str, str],
+    rules: TableRules,
+    seed: int | None,
+    log: bool,
+) -> Iterator[SessionJob]:
     master = random.Random(seed)
-    return [SessionJob(n, master.randrange(2**63), kinds, rules, log) for n in range(1, count + 1)]
+    for n in range(1, count + 1):
+        yield SessionJob(n, master.randrange(2**63), kinds, rules, log)
 
 
 def simulate_sessions(
@@ -120,7 +141,7 @@ def simulate_sessions(
 
 
 def simulate_summary(
-    jobs: Sequence[SessionJob],
+    jobs: Iterable[SessionJob],
     *,
     workers: int = 1,
     ray_address: str | None = None,
@@ -128,7 +149,8 @@ def simulate_summary(
 ) -> SimulationSummary:
     """Play the jobs and return the summary of all their sessions (``summarize`` of their
     plays, without keeping them). ``on_outcome`` sees each session's outcome in the order of
-    the jobs (progress, writing its log) before it is dropped."""
+    the jobs (progress, writing its log) before it is dropped. The jobs may be a generator
+    (:func:`iter_session_jobs`): they are read as they are handed out."""
     total = SimulationSummary([])
     for outcome in iter_jobs(outcome_job, jobs, workers=workers, ray_address=ray_address):
         add_summary(total, outcome.summary)

@@ -25,6 +25,7 @@ the field, never another exception.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import stat
 from collections.abc import Iterable, Iterator, Mapping, Sequence
@@ -154,12 +155,18 @@ def hand_lines(
 
 
 def write_log(path: Path, lines: Iterable[Mapping[str, Any]]) -> None:
-    """Write a log atomically (a temporary file renamed into place: never a half-written log)."""
+    """Write a log atomically (a temporary file renamed into place: never a half-written log;
+    stopped midway, by an error or Ctrl-C, the temporary file is removed)."""
     temporary = path.with_suffix(path.suffix + ".tmp")
-    with temporary.open("w", encoding="utf-8") as out:
-        for line in lines:
-            out.write(json.dumps(line, ensure_ascii=False) + "\n")
-    temporary.replace(path)
+    try:
+        with temporary.open("w", encoding="utf-8") as out:
+            for line in lines:
+                out.write(json.dumps(line, ensure_ascii=False) + "\n")
+        temporary.replace(path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            temporary.unlink()
+        raise
 
 
 def read_text(path: Path, limit: int = MAX_LOG_BYTES) -> str:

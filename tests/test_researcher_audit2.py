@@ -1,0 +1,428 @@
+"""A second researcher's day (after tests/test_researcher_audit.py): the long runs of `guobiao
+simulate` and `guobiao arena` as docs/distributed.md and docs/arena.md describe them, stopped with
+Ctrl-C in local worker processes, run with a huge -n, seeded with a negative seed, and judged with
+a bot program of one's own that crashes, hangs or prints garbage.
+
+- Ctrl-C with --workers: the workers took the terminal's SIGINT themselves, each reported it as
+  its job's failure and took the next job of its queue; the command waited for those jobs to end
+  (a hanging bot program: its whole --time-limit per request), and a second Ctrl-C printed the
+  workers' tracebacks and left the command hanging. A failed job, or a loop left early, waited
+  for the running jobs the same way.
+- A huge -n (or --deals) built the list of every job before the first one ran: -n 10**8 held
+  1.2 GB and had not started after 20 s; -n 10**12 ran out of memory. On Ray every job was
+  submitted at once.
+- A negative seed repeated another run: Python's random takes -5 as 5.
+- A bot that forfeited said only how many hands, never why (time-out, crash, illegal answer).
+- Stopped while writing (Ctrl-C, a full disk), a log left its temporary file, and an arena deal
+  part of its hands' logs, though the results counted none of them.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from guobiao.cli import main
+from guobiao.jobs.workers import WINDOW, iter_jobs
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    try:  # a zombie has ended
+        return Path(f"/proc/{pid}/stat").read_text().split(") ")[1][0] != "Z"
+    except (OSError, IndexError):
+        return True
+
+
+def _wait_for(condition: Any, what: str, limit: float = 120.0) -> None:
+    """Poll ``condition`` until it holds (a guard against a hang, not a measure of time)."""
+    deadline = time.monotonic() + limit
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"never happened: {what}")
+        time.sleep(0.05)
+
+
+def _guobiao(*words: str, **kwargs: Any) -> subprocess.Popen[str]:
+    return subprocess.Popen(
+        [sys.executable, "-m", "guobiao", *words],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,  # its own process group, as a terminal's foreground job
+        **kwargs,
+    )
+
+
+def _kill_group(proc: subprocess.Popen[str]) -> None:
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(proc.pid, signal.SIGKILL)
+
+
+# -- Ctrl-C with local worker processes --------------------------------------------------------
+
+
+@pytest.mark.parametrize("how", ["ctrl-c", "sigterm"])
+def test_ctrl_c_with_workers_stops_at_once_and_kills_the_bot_programs(
+    tmp_path: Path, how: str
+) -> None:
+    """A terminal's Ctrl-C is SIGINT to the whole process group: the command and its workers.
+    The workers used to take it as their job's failure and run the next job of their queue, and
+    the command waited for it: here a program that never answers, under a 600 s time limit.
+    SIGTERM to the command alone (a batch system's time limit) ended it on the spot, with no
+    results, its workers playing on and its bot programs left running: it stops as Ctrl-C does
+    (exit code 143)."""
+    pids = tmp_path / "pids"
+    pids.mkdir()
+    bot = tmp_path / "silent.py"
+    bot.write_text(
+        f"#!{sys.executable}\n"
+        + textwrap.dedent(
+            """\
+            import os, sys, time
+            from pathlib import Path
+            Path(sys.argv[1], str(os.getpid())).write_text("")
+            sys.stdin.readline()
+            time.sleep(3600)
+            """
+        )
+    )
+    bot.chmod(0o755)
+    proc = _guobiao(
+        "arena",
+        "--bots",
+        f"fan,fan,fan,cmd:{bot} {pids}",
+        "--deals",
+        "6",
+        "--seed",
+        "1",
+        "--workers",
+        "2",
+        "--time-limit",
+        "600",
+        cwd=tmp_path,
+    )
+    started: list[int] = []
+    try:
+        _wait_for(lambda: len(list(pids.iterdir())) >= 2, "both workers asking their bot")
+        started = [int(p.name) for p in pids.iterdir()]
+        if how == "ctrl-c":
+            os.killpg(proc.pid, signal.SIGINT)  # what Ctrl-C at the terminal sends
+        else:
+            os.kill(proc.pid, signal.SIGTERM)
+        _, err = proc.communicate(timeout=90)
+    finally:
+        _kill_group(proc)
+        for pid in [int(p.name) for p in pids.iterdir()]:
+            if _alive(pid):
+                os.kill(pid, signal.SIGKILL)
+    if how == "ctrl-c":
+        assert proc.returncode == 130, err
+        assert "interrupted (Ctrl-C) before the first deal ended" in err
+    else:
+        assert proc.returncode == 143, err
+        assert "interrupted (SIGTERM) before the first deal ended" in err
+    assert "Traceback" not in err and "KeyboardInterrupt" not in err
+    # no job after the Ctrl-C: only the two bots of the two running deals were ever started
+    assert sorted(int(p.name) for p in pids.iterdir()) == sorted(started)
+    _wait_for(lambda: not any(_alive(pid) for pid in started), "the bot programs killed", 30)
+
+
+def test_sigterm_keeps_the_summary_and_the_logs_of_the_sessions_played(tmp_path: Path) -> None:
+    logs = tmp_path / "logs"
+    proc = _guobiao(
+        "simulate", "-n", "100000", "--hands", "1", "--seed", "2", "--workers", "2",
+        "--log-dir", str(logs), "--json",
+    )  # fmt: skip
+    try:
+        _wait_for(lambda: logs.is_dir() and any(logs.glob("session-*.jsonl")), "a first log")
+        os.kill(proc.pid, signal.SIGTERM)
+        out, err = proc.communicate(timeout=90)
+    finally:
+        _kill_group(proc)
+    assert proc.returncode == 143, err
+    summary = json.loads(out)
+    assert summary["interrupted"] and summary["sessions_asked"] == 100000
+    played = summary["sessions"]
+    assert played >= 1 and "Traceback" not in err
+    # the logs are those of the sessions counted, 1 to N, each whole
+    assert sorted(p.name for p in logs.iterdir()) == [
+        f"session-{n:04d}.jsonl" for n in range(1, played + 1)
+    ]
+    replayed = CliRunner().invoke(main, ["replay", "--quiet", *map(str, logs.iterdir())])
+    assert replayed.exit_code == 0, replayed.output
+
+
+_STOPPED_EARLY = """\
+import os, sys, time
+from pathlib import Path
+
+from guobiao.jobs.workers import WorkerError, iter_jobs, run_jobs
+
+FOLDER = Path(sys.argv[1])
+
+
+def job(n: int) -> int:
+    if n == 0:
+        return 0
+    if n == 1:
+        raise ValueError("job 2 fails")
+    (FOLDER / f"running-{n}").write_text(str(os.getpid()))
+    try:
+        while True:
+            time.sleep(0.05)
+    finally:  # a job's own clean-up (an arena deal kills its bot programs here)
+        (FOLDER / f"unwound-{n}").write_text("")
+
+
+def wait_running(count):
+    while len(list(FOLDER.glob("running-*"))) < count:
+        time.sleep(0.05)
+
+
+if __name__ == "__main__":
+    results = iter_jobs(job, [0, 2, 3, 4], workers=2)
+    assert next(results) == 0
+    wait_running(2)
+    results.close()  # the caller leaves its loop
+    print("left", sorted(p.name for p in FOLDER.glob("unwound-*")), flush=True)
+    for p in FOLDER.glob("*"):
+        p.unlink()
+    try:
+        run_jobs(job, [0, 1, 2, 3, 4, 5], workers=2)
+    except WorkerError as err:
+        print("failed", err, flush=True)
+"""
+
+
+def test_a_run_stopped_early_or_failed_stops_its_workers_at_once(tmp_path: Path) -> None:
+    """``iter_jobs`` left early, or a job that fails, used to wait for the jobs still running in
+    the workers (here forever); they are stopped, their clean-up run, and the call returns."""
+    script = tmp_path / "stopped.py"
+    script.write_text(_STOPPED_EARLY)
+    folder = tmp_path / "marks"
+    folder.mkdir()
+    proc = subprocess.Popen(
+        [sys.executable, str(script), str(folder)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+    try:
+        out, err = proc.communicate(timeout=120)
+    finally:
+        _kill_group(proc)
+    assert proc.returncode == 0, err
+    assert "left ['unwound-2', 'unwound-3']" in out
+    assert "failed job 2 failed in a worker: ValueError('job 2 fails')" in out
+    assert "Traceback" not in err
+
+
+# -- a huge run starts at once ------------------------------------------------------------------
+
+
+def _counting(monkeypatch: pytest.MonkeyPatch, module: Any, name: str) -> list[int]:
+    """Count the jobs ``module.name`` makes; return the counts seen when each job is played."""
+    made = [0]
+    original = getattr(module, name)
+
+    def make(*args: Any, **kwargs: Any) -> Any:
+        made[0] += 1
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(module, name, make)
+    return made
+
+
+def test_simulate_with_a_huge_n_plays_before_making_every_job(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """-n 10**8 held 1.2 GB and had not played a session after 20 s: the jobs were a list."""
+    import guobiao.jobs.simulation as simulation
+
+    made = _counting(monkeypatch, simulation, "SessionJob")
+    seen: list[int] = []
+    play = simulation.play_job
+
+    def play_and_stop(job: Any) -> Any:
+        seen.append(made[0])
+        if len(seen) == 2:
+            raise KeyboardInterrupt  # Ctrl-C during the second session
+        return play(job)
+
+    monkeypatch.setattr(simulation, "play_job", play_and_stop)
+    result = CliRunner().invoke(
+        main, ["simulate", "-n", "100000", "--hands", "1", "--seed", "3", "--json"]
+    )
+    assert result.exit_code == 130, result.output
+    assert seen == [1, 2]  # each job made as it is played
+    out = json.loads(result.output)
+    assert out["sessions"] == 1 and out["interrupted"] and out["sessions_asked"] == 100000
+
+
+def test_arena_with_huge_deals_plays_before_making_every_job(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import guobiao.botzone.arena as arena
+
+    made = _counting(monkeypatch, arena, "ArenaJob")
+    seen: list[int] = []
+    play = arena.play_job
+
+    def play_and_stop(job: Any) -> Any:
+        seen.append(made[0])
+        if len(seen) == 3:
+            raise KeyboardInterrupt
+        return play(job)
+
+    monkeypatch.setattr(arena, "play_job", play_and_stop)
+    words = ["arena", "--bots", "random,random,random,random", "--deals", "100000"]
+    result = CliRunner().invoke(main, [*words, "--seed", "2", "--json"])
+    assert result.exit_code == 130, result.output
+    assert seen == [1, 2, 3]
+    out = json.loads(result.output)
+    assert out["deals"] == 2 and out["interrupted"] and out["deals_asked"] == 100000
+
+
+def _drawn(count: int, log: list[int]) -> Iterator[int]:
+    for n in range(count):
+        log.append(n)
+        yield n
+
+
+@pytest.mark.parametrize("ray_address", [None, "local"], ids=["processes", "ray"])
+def test_jobs_may_be_a_generator_read_as_handed_out(ray_address: str | None) -> None:
+    """The jobs had to be a list (``len``, indexing); on Ray every one was submitted at once."""
+    if ray_address is not None:
+        pytest.importorskip("ray")
+    drawn: list[int] = []
+    # a function of the standard library: Ray's workers import it (not this test module)
+    results = iter_jobs(json.dumps, _drawn(200, drawn), workers=2, ray_address=ray_address)
+    first = next(results)
+    ahead = len(drawn)
+    rest = list(results)
+    assert [first, *rest] == [str(n) for n in range(200)]
+    # what was read before the first result: a window, whatever the cluster's size here
+    cpus = os.cpu_count() or 1
+    assert ahead <= WINDOW * max(2, cpus if ray_address else 2)
+
+
+# -- seeds ----------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "words",
+    [
+        ["simulate", "-n", "1", "--hands", "1"],
+        ["arena", "--bots", "random,random,random,random", "--deals", "1"],
+        ["botzone-bot"],
+    ],
+    ids=["simulate", "arena", "botzone-bot"],
+)
+def test_a_negative_seed_is_refused_not_the_run_of_its_opposite(words: list[str]) -> None:
+    """``--seed -5`` ran exactly the run of ``--seed 5`` (random.Random(-5) is Random(5)): a
+    researcher's seeds -2..2 were three runs, not five."""
+    runner = CliRunner()
+    refused = runner.invoke(main, [*words, "--seed", "-5"], input="")
+    assert refused.exit_code == 2
+    assert "-5 is negative: seeds are 0 or more" in refused.output
+    assert "Traceback" not in refused.output
+    if words[0] != "botzone-bot":
+        taken = runner.invoke(main, [*words, "--seed", "5", "--json"])
+        assert taken.exit_code == 0 and json.loads(taken.output)["seed"] == 5
+
+
+# -- a bot of one's own that forfeits: why -------------------------------------------------------
+
+
+def _program(folder: Path, name: str, body: str) -> Path:
+    path = folder / name
+    path.write_text(f"#!{sys.executable}\n" + textwrap.dedent(body))
+    path.chmod(0o755)
+    return path
+
+
+def test_the_arena_says_why_each_bot_forfeited(tmp_path: Path) -> None:
+    crash = _program(tmp_path, "crash.py", "raise SystemExit('boom')\n")
+    garbage = _program(tmp_path, "garbage.py", "print('HELLO')\n")
+    words = ["arena", "--bots", f"fan,fan,json:{crash},simple:{garbage}", "--deals", "2"]
+    words += ["--seed", "1", "--duplicate", "--rotations"]
+    result = CliRunner().invoke(main, words)
+    assert result.exit_code == 0, result.output
+    assert "C forfeited 6 hands: 6 crash" in result.output
+    assert "D forfeited 2 hands: 2 illegal action" in result.output
+    assert "crash: the program ended, printed nothing" in " ".join(result.output.split())
+    # and --help says how to write one's own bot, and that forfeits are explained
+    helped = " ".join(CliRunner().invoke(main, ["arena", "--help"]).output.split())
+    assert '{"requests": [every request so far], "responses": [its earlier answers]}' in helped
+    assert "When a bot forfeits, a line under the results says why" in helped
+    data = CliRunner().invoke(main, [*words, "--json"])
+    bots = json.loads(data.output)["bots"]
+    assert [b["forfeit_reasons"] for b in bots] == [
+        {},
+        {},
+        {"crash": 6},
+        {"illegal action": 2},
+    ]
+    assert [b["forfeits"] for b in bots] == [0, 0, 6, 2]  # the first foul in seat order
+
+
+# -- logs stopped while being written --------------------------------------------------------------
+
+
+def test_a_log_stopped_while_written_leaves_no_temporary_file(tmp_path: Path) -> None:
+    from guobiao.table.replay import write_log
+
+    def lines() -> Iterator[dict[str, int]]:
+        yield {"a": 1}
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        write_log(tmp_path / "session-0001.jsonl", lines())
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_an_arena_deal_is_logged_whole_or_not_at_all(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Ctrl-C while a duplicate deal's 8 logs were written left some of them in --log-dir, of a
+    deal the results did not count."""
+    import guobiao.table.replay as replay
+    from guobiao.botzone.arena import arena_jobs, parse_bot_spec, play_job, write_logs
+
+    bots = [parse_bot_spec(b) for b in ("fan", "efficiency", "random", "random")]
+    (job,) = arena_jobs(1, bots, seed=3, duplicate="rotations", keep_logs=True)
+    deal = play_job(job)
+    assert write_logs(tmp_path / "whole", [deal], bots) == 4
+    assert len(list((tmp_path / "whole").iterdir())) == 8
+    calls = [0]
+    original = replay.write_log
+
+    def write_then_stop(path: Path, lines: Any) -> None:
+        calls[0] += 1
+        if calls[0] == 3:
+            raise KeyboardInterrupt
+        original(path, lines)
+
+    monkeypatch.setattr(replay, "write_log", write_then_stop)
+    with pytest.raises(KeyboardInterrupt):
+        write_logs(tmp_path / "stopped", [deal], bots)
+    assert list((tmp_path / "stopped").iterdir()) == []
