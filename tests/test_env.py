@@ -525,3 +525,15 @@ def test_the_core_does_not_load_numpy_or_the_rl_packages() -> None:
 
 def test_the_parallel_env_class_is_exported() -> None:
     assert isinstance(parallel_env(), GuobiaoParallelEnv)
+
+
+@pytest.mark.parametrize("make", [raw_env, parallel_env], ids=["aec", "parallel"])
+def test_a_negative_seed_is_refused_not_taken_for_its_opposite(make: Any) -> None:
+    """random.Random(-5) is random.Random(5): ``reset(seed=-5)`` dealt seed 5's hand. A negative
+    seed is refused, in the constructor and in ``reset``, as Gymnasium refuses one."""
+    with pytest.raises(ValueError, match="0 or more"):
+        make(seed=-5)
+    e = make()
+    with pytest.raises(ValueError, match="0 or more"):
+        e.reset(seed=-5)
+    e.reset(seed=0)  # 0 is a seed

@@ -70,17 +70,21 @@ def checked_action(action: Any) -> int:
 
 
 def checked_seed(seed: Any) -> int | None:
-    """A seed for the hand generator: ``None`` or an integer (a numpy one becomes an ``int``)."""
+    """A seed for the hand generator: ``None`` or an integer 0 or more (a numpy one becomes an
+    ``int``)."""
     if seed is None:
         return None
     if isinstance(seed, bool | np.bool_):
         raise TypeError(f"seed must be an integer or None, not {seed!r}")
     try:
-        return operator.index(seed)
+        value = operator.index(seed)
     except TypeError:
         raise TypeError(
             f"seed must be an integer or None, not {seed!r} ({type(seed).__name__})"
         ) from None
+    if value < 0:  # random.Random(-5) is random.Random(5): -5 would deal seed 5's hands
+        raise ValueError(f"seed must be 0 or more (as Gymnasium's), not {value}")
+    return value
 
 
 def checked_rules(rules: object) -> TableRules:

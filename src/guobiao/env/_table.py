@@ -90,7 +90,7 @@ class Table:
             board.sync(game)
             board.state = version
         return {
-            "observation": board.array.take(GATHER[seat << 2 | game.current], mode="wrap"),
+            "observation": board.array.take(GATHER[seat << 2 | game.current], None, None, "wrap"),
             "action_mask": self.mask_arrays[seat].copy(),
         }
 

@@ -440,7 +440,7 @@ class Board:
             self.sync(game)
             self.state = state
         # all in range: "wrap" keeps them, unchecked
-        return self.array.take(GATHER[seat << 2 | game.current], mode="wrap")
+        return self.array.take(GATHER[seat << 2 | game.current], None, None, "wrap")
 
     def sync(self, game: Game) -> None:
         """Update the buffer to ``game`` now, by the engine's :attr:`~guobiao.table.game.Game.changes`
@@ -453,7 +453,7 @@ class Board:
             self._source = changes
             buf[_S_ROUND] = game.round_wind
             self._segments = game.segments_left
-            hands = []
+            hands: list[int] = []
             for a in (0, 1, 2, 3):  # everything read whole
                 st = game.live_seat(a)
                 self._keys[a] = (st.melds_version << 5 | len(st.flowers)) << 1
@@ -468,30 +468,30 @@ class Board:
             self.array[_S_UNSEEN : _S_UNSEEN + 136] -= held
             self._seen = len(changes)
             self._sync_wall(game)
-        n = len(changes)
-        if n != self._seen:
-            pools = self._pools
+        seen = self._seen
+        if len(changes) != seen:
+            self._seen = len(changes)
             stale = self._stale
-            segments = self._segments
-            drew = False
-            for e in changes[self._seen :]:
+            for e in changes[seen:]:
                 if e > 3:  # a draw: (tile + 1) << 2 | seat; the hand's count, its unseen count
                     at = _DRAW_AT[e]
                     buf[at] += 1
                     buf[_S_UNSEEN + at] -= 1
-                    if segments is not None:  # Botzone: from the seat's own segment
-                        a = e & 3
-                        buf[_S_SEG + a] = segments[a]
-                    drew = True
+                    segments = self._segments
+                    if segments is None:
+                        buf[_S_WALL] = game.wall_remaining
+                    else:  # Botzone: from the seat's own segment; the wall is their sum
+                        buf[_S_SEG + (e & 3)] = segments[e & 3]
+                        buf[_S_WALL] = sum(segments)
                 elif e < 0:  # a discard: ~(tile << 2 | seat), from the hand to the pool
-                    a, t, at, u1, u2, u3 = _DISCARD_AT[~e]
+                    a, code, at, order, u1, u2, u3 = _DISCARD_AT[~e]
                     buf[at] -= 1  # the discarder's unseen count does not change
-                    prev = pools[a]
+                    prev = self._pools[a]
                     m = len(prev)
                     if m < DISCARD_SLOTS:
                         buf[_S_POOLC + at] += 1
-                        buf[_S_POOLO + DISCARD_SLOTS * a + m] = t + 1
-                        prev.append(t)
+                        buf[order + m] = code
+                        prev.append(code - 1)
                         buf[u1] -= 1
                         buf[u2] -= 1
                         buf[u3] -= 1
@@ -500,9 +500,6 @@ class Board:
                         stale.add(a)
                 else:  # anything else: the seat is read again once the batch is in
                     stale.add(e)
-            self._seen = n
-            if drew:  # Botzone: the segments' sum, the same (read without a property call)
-                buf[_S_WALL] = game.wall_remaining if segments is None else sum(segments)
             if stale:  # read now, the hands have every draw and discard of the batch
                 reread = False
                 for a in stale:
@@ -560,7 +557,7 @@ class Board:
         buf = self.buffer
         hand = 34 * a
         counts = game.live_seat(a).counts
-        held = array("h", counts[:34])
+        held = array("h", list(counts[:34]))  # a bytearray would be read as raw bytes
         now = held.tobytes()
         was = buf[hand : hand + 34].tobytes()
         if now == was:
@@ -741,12 +738,19 @@ class Board:
 _DRAW_AT: Final = tuple(34 * (e & 3) + (e >> 2) - 1 for e in range(4 * 43))
 """A draw entry of ``Game.changes`` -> the cell of the tile in the seat's hand section."""
 _DISCARD_AT: Final = tuple(
-    (a, t, 34 * a + t, *(_S_UNSEEN + 34 * b + t for b in range(4) if b != a))
+    (
+        a,
+        t + 1,
+        34 * a + t,
+        _S_POOLO + DISCARD_SLOTS * a,
+        *(_S_UNSEEN + 34 * b + t for b in range(4) if b != a),
+    )
     for t in range(34)
     for a in range(4)
 )
-"""A discard entry ``~(t << 2 | a)`` inverted -> the seat ``a``, the tile ``t``, its cell in the
-seat's hand section (``34a + t``) and in the three other seats' unseen counts."""
+"""A discard entry ``~(t << 2 | a)`` inverted -> the seat ``a``, the tile's code in a pool
+(``t + 1``), its cell in the seat's hand section (``34a + t``), the seat's pool order and the
+tile's cells in the three other seats' unseen counts."""
 _UNSEEN_OF_SELF: Final = tuple((_S_UNSEEN + 34 * a,) for a in range(4))
 _UNSEEN_OF_OTHERS: Final = tuple(
     tuple(_S_UNSEEN + 34 * b for b in range(4) if b != a) for a in range(4)

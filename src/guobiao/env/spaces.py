@@ -31,7 +31,7 @@ from typing import Final, SupportsIndex
 
 from guobiao.core.tiles import TILES
 from guobiao.table import game as _game
-from guobiao.table.game import Action, ActionKind, Game
+from guobiao.table.game import Action, ActionKind, Game, Phase
 
 __all__ = [
     "ADDED_KONG",
@@ -148,7 +148,7 @@ class MaskBuilder:
 
     def __init__(self) -> None:
         self._by_id: dict[int, tuple[Action, int]] = {}
-        self._legal: tuple[Action, ...] = ()  # the last fill's actions
+        self._legal: tuple[Action, ...] = ()  # the last fill's actions, when _indices is set
         # their indices, or None when they are all the engine's own objects (chows too): then
         # the mask itself tells which are set, and _ENGINE_ACTION which action each one is
         self._indices: list[int] | None = []
@@ -187,16 +187,16 @@ class MaskBuilder:
     def fill(self, mask: bytearray, game: Game, seat: int) -> None:
         """Zero ``mask`` (a bytearray of :data:`N_ACTIONS`) and set the indices of
         ``game.legal_actions(seat)``."""
-        legal = game.legal_actions(seat)
+        legal = game.legal_actions(seat, False)  # the discards apart: any kind held, in ACT
         self._mask = mask
-        self._legal = legal
         self._indices = None
-        mask[:] = _ZEROS
+        if seat == game.current and game.phase is _ACT:
+            mask[:_DISCARD_END] = game.live_seat(seat).counts[:_DISCARD_END].translate(_HELD)
+            mask[_DISCARD_END:] = _ZEROS_AFTER_DISCARDS
+        else:
+            mask[:] = _ZEROS
         engine = _ENGINE_INDEX  # read directly (not a bound .get): compiled, a C dict look-up
         for action in legal:
-            if action.kind is _DISCARD_KIND:  # most of them: a discard's index is its tile
-                mask[action.tile] = 1  # type: ignore[index]  # a discard names its tile
-                continue
             index = engine.get(id(action), -1)
             if index < 0:  # the engine's chow: its index needs the claimed tile too
                 claimed = game.claimable_tile
@@ -204,17 +204,22 @@ class MaskBuilder:
                 if shift >= 0 and claimed is not None:
                     index = shift + claimed
             if index < 0:  # not the engine's object
+                legal = game.legal_actions(seat)
                 indices = [self.index(a, claimed) for a in legal]
                 mask[:] = _ZEROS
                 for index in indices:
                     mask[index] = 1
+                self._legal = legal
                 self._indices = indices
                 return
             mask[index] = 1
 
 
 _ZEROS: Final = bytes(N_ACTIONS)
-_DISCARD_KIND: Final = ActionKind.DISCARD  # an Enum member read once (3.11: a slow look-up)
+_DISCARD_END: Final = CHOW  # the discards are the indices 0-33
+_ZEROS_AFTER_DISCARDS: Final = bytes(N_ACTIONS - _DISCARD_END)
+_HELD: Final = bytes([0] + [1] * 255)  # a count -> 1 if any is held (bytes.translate)
+_ACT: Final = Phase.ACT  # an Enum member read once (3.11: a slow look-up)
 
 # The engine's own action objects (module constants, alive as long as guobiao.table.game is): their
 # indices by identity, the mask's usual look-up. Chows are left out: their index needs the

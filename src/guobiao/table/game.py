@@ -56,6 +56,7 @@ from guobiao.table.fields import seat as _seat
 from guobiao.table.rules import COMPETITION, FORFEIT_REASONS, TableRules
 from guobiao.table.settlement import HandOutcome, Penalty, PenaltyKind, settle
 from guobiao.table.wall import (
+    SEGMENT,
     Deal,
     SegmentWall,
     Wall,
@@ -319,19 +320,23 @@ class SeatView:
 
 
 _NO_WAITS: Final[frozenset[int]] = frozenset()
+# The usual state in ACT, shared (never mutate them): a seat alone to act, with only discards
+_ALONE: Final = ((0,), (1,), (2,), (3,))
+_ONLY_DISCARDS: Final[tuple[dict[int, tuple[Action, ...]], ...]] = tuple({s: ()} for s in range(4))
 
 
 @dataclass(slots=True)
 class LiveSeat:
     """The engine's own record of one seat (:meth:`Game.live_seat`): live and read-only.
 
-    Tiles are ints 0-33 (flowers 34-41). ``counts`` (42 counts) is the concealed hand, private to
-    the seat; everything else is on the table, but ``melds`` holds the seat's concealed kongs too
-    (others see them face down until the hand ends). ``melds_version`` changes whenever ``melds``
+    Tiles are ints 0-33 (flowers 34-41). ``counts`` (42 counts, a bytearray: sliced and read as
+    bytes at C speed) is the concealed hand, private to the seat; everything else is on the
+    table, but ``melds`` holds the seat's concealed kongs too (others see them face down until
+    the hand ends). ``melds_version`` changes whenever ``melds``
     does (a claim, a kong, a robbed kong); ``river`` only grows, or loses its last tile to a claim.
     """
 
-    counts: list[int] = field(default_factory=lambda: [0] * 42)  # flowers only while dealt
+    counts: bytearray = field(default_factory=lambda: bytearray(42))  # flowers only while dealt
     melds: list[Meld] = field(default_factory=list)
     flowers: list[int] = field(default_factory=list)
     river: list[int] = field(default_factory=list)  # discards not claimed
@@ -400,11 +405,19 @@ class Game:
         )
 
     # -- public state --------------------------------------------------------------------------
-    def legal_actions(self, seat: int) -> tuple[Action, ...]:
-        """Every legal action of ``seat`` now (empty if it need not act)."""
+    def legal_actions(self, seat: int, discards: bool = True) -> tuple[Action, ...]:
+        """Every legal action of ``seat`` now (empty if it need not act): in ``ACT`` a win and
+        kongs, then a discard of each kind held, in tile order. ``discards=False`` leaves the
+        discards out (the fast path's masks: in ``ACT`` the ``current`` seat, and only it, may
+        discard any kind it holds, ``live_seat(seat).counts``)."""
         if seat in self._responses:
             return ()
-        return self._pending.get(seat, ())
+        pending = self._pending.get(seat)
+        if pending is None:
+            return ()
+        if discards and self.phase is _ACT:
+            return (*pending, *compress(_DISCARD, self._seats[seat].counts))
+        return pending
 
     @property
     def is_over(self) -> bool:
@@ -498,19 +511,26 @@ class Game:
         The state changes only if the action is applied whole: should anything fail midway, the
         hand is rebuilt as it was and the error raised.
         """
-        legal = () if seat in self._responses else self._pending.get(seat, ())
-        for candidate in legal:  # the engine's own objects: identity first, value otherwise
-            if candidate is action:
-                false_win = False
-                break
+        phase = self.phase
+        pending = self._pending.get(seat)
+        if pending is None or seat in self._responses:
+            false_win = True
+        elif phase is _ACT and action.kind is _K_DISCARD:  # any kind held (legal_actions)
+            tile = action.tile
+            false_win = tile is None or tile >= 34 or not self._seats[seat].counts[tile]
         else:
-            false_win = action not in legal
+            for candidate in pending:  # the engine's own objects: identity first, value otherwise
+                if candidate is action:
+                    false_win = False
+                    break
+            else:
+                false_win = action not in pending
         if false_win and not (action.kind is _K_WIN and self.false_wins and seat in self.to_act):
-            raise IllegalActionError(self._why_illegal(seat, action, legal))
+            raise IllegalActionError(self._why_illegal(seat, action, self.legal_actions(seat)))
         try:
             if false_win:
                 self._false_win(seat)
-            elif self.phase is _ACT:
+            elif phase is _ACT:
                 self._act_own(seat, action)
             else:
                 self._respond(seat, action)
@@ -671,6 +691,7 @@ class Game:
         # winner's hand) is not an entry. A plain attribute, like ``to_act``: read every step.
         self.changes: list[int] = []
         self._visible = [0] * 34  # copies on the table: discards, exposed melds
+        # the seats to choose and their actions; in ACT without the discards (legal_actions)
         self._pending: dict[int, tuple[Action, ...]] = {}
         self._responses: dict[int, Action] = {}
         # the seats that must choose an action now (empty when the hand is over): those of
@@ -757,13 +778,19 @@ class Game:
     def _draw(self, seat: int, replacement: bool) -> None:
         """Draw for ``seat`` (a kong replacement from the far end); flowers are replaced."""
         wall = self._wall
-        if isinstance(wall, SegmentWall):  # Botzone: from one's own segment, replacements too
-            if not wall.left[seat]:  # 荒牌: the seat due to draw has none left
+        left = self._segment_left
+        if left is not None:  # Botzone: from one's own segment, replacements too
+            n = left[seat] - 1
+            if n < 0:  # 荒牌: the seat due to draw has none left
                 self._end_draw()
                 return
-            tile = wall.draw_for(seat)
+            # SegmentWall.draw_for, inline: the segment's last tile
+            left[seat] = n
+            wall.remaining -= 1
+            tile = wall.tiles[SEGMENT * seat + n]
             kong = replacement  # no flowers
         else:
+            assert isinstance(wall, Wall)
             if wall.remaining == 0:
                 self._end_draw()
                 return
@@ -802,7 +829,8 @@ class Game:
                 actions.append(WIN)
             # 第七条七: kongs need a replacement tile; none right after a chow. Botzone: from
             # one's own segment, and none on the last tile (the next seat's segment is empty).
-            if not self._just_chowed:
+            # (Only a seat that may hold four or has a pung to add to can declare one.)
+            if (s.may_hold_four or s.melds) and not self._just_chowed:
                 segments = self._segment_left
                 if segments is None:
                     can_kong = self._wall.remaining > 0
@@ -821,12 +849,9 @@ class Game:
                             or (self._lenient_kongs and counts[meld.tile])
                         ):
                             actions.append(_ADDED_KONG[meld.tile])
-        if actions:
-            actions.extend(compress(_DISCARD, counts))
-            self._pending = {seat: tuple(actions)}
-        else:
-            self._pending = {seat: tuple(compress(_DISCARD, counts))}
-        self.to_act = (seat,)
+        # the discards are not listed: legal_actions adds them (the fast path never needs them)
+        self._pending = {seat: tuple(actions)} if actions else _ONLY_DISCARDS[seat]
+        self.to_act = _ALONE[seat]
 
     def _act_own(self, seat: int, action: Action) -> None:
         s = self._seats[seat]
@@ -849,10 +874,9 @@ class Game:
                 # tile, so the hand with the meld declared is no nearer to ready than that.
                 floor = s.floor - 1
                 melds = len(s.melds)
-                if floor > 0 and melds - s.floor_melds <= 1:
+                if floor > 0 and melds - s.floor_melds <= 1:  # its waits are empty already
                     s.floor = floor
                     s.floor_melds = melds
-                    s.waits = _NO_WAITS
                 else:
                     self._update_waits(seat)
             # else the tile just drawn: the hand is as before the draw, and so are its waits
@@ -885,7 +909,6 @@ class Game:
 
     def _open_claims(self, discarder: int, tile: int) -> None:
         """After a discard: what each other seat may claim (第七条五-七, 第八条)."""
-        pending: dict[int, tuple[Action, ...]] = {}
         segments = self._segment_left
         # the last discard may only be won (Botzone: the next seat's segment is empty)
         if segments is None:
@@ -893,21 +916,40 @@ class Game:
         else:
             wall_left = segments[(discarder + 1) & 3] > 0
         seats = self._seats
+        s1 = seats[(discarder + 1) & 3]
+        s2 = seats[(discarder + 2) & 3]
+        s3 = seats[(discarder + 3) & 3]
+        chows: Sequence[Action] = ()
+        if wall_left and tile < 27:  # 吃 only from 上家, only suits
+            counts = s1.counts
+            for low, a, b in _CHOW_WITH[tile]:  # a loop: a comprehension is a call (3.11)
+                if counts[a] and counts[b]:
+                    chows = (*chows, _CHOW[low])
+        self.current = discarder
+        # cheap tests first: most discards can be neither won, punged nor chowed
+        if not (
+            chows
+            or self.false_wins
+            or tile in s1.waits
+            or tile in s2.waits
+            or tile in s3.waits
+            or (wall_left and (s1.counts[tile] > 1 or s2.counts[tile] > 1 or s3.counts[tile] > 1))
+        ):  # no one may claim: the next turn (_next_turn, inline)
+            self._just_chowed = False
+            if self._wall.remaining == 0:  # the last tile's discard was not won: 荒牌
+                self._end_draw()
+            else:
+                self._draw((discarder + 1) & 3, False)
+            return
+        pending: dict[int, tuple[Action, ...]] = {}
         barred = self._barred
         false_wins = self.false_wins
         for step in (1, 2, 3):
             seat = (discarder + step) & 3
             s = seats[seat]
-            counts = s.counts
-            n = counts[tile]
-            # cheap tests first: most seats can neither win, pung nor chow this tile
-            chows: Sequence[Action] = ()
-            if step == 1 and wall_left and tile < 27:  # 吃 only from 上家, only suits
-                for low, a, b in _CHOW_WITH[tile]:  # a loop: a comprehension is a call (3.11)
-                    if counts[a] and counts[b]:
-                        chows = (*chows, _CHOW[low])
+            n = s.counts[tile]
             win = tile in s.waits and seat not in barred
-            if not (win or (wall_left and n >= 2) or chows):
+            if not (win or (wall_left and n >= 2) or (step == 1 and chows)):
                 if false_wins:
                     pending[seat] = (PASS,)  # asked anyway: it may declare a (false) win
                 continue
@@ -921,7 +963,8 @@ class Game:
                 # kong anyway and the hand is then drawn (荒牌)
                 if n == 3 and (segments is None or segments[seat] or self._lenient_kongs):
                     actions.append(_KONG[tile])
-                actions += chows
+                if step == 1:
+                    actions += chows
             if actions:
                 actions.append(PASS)
                 pending[seat] = tuple(actions)
@@ -930,19 +973,14 @@ class Game:
         self.phase = _RESPOND
         self.drawn_tile = None
         self.claimable_tile = tile
-        self.current = discarder
         self._pending = pending
         if self._responses:  # a new one only when used (most are empty)
             self._responses = {}
         if pending:
             self.to_act = tuple(pending)
-        else:  # no one may claim: the next turn (_next_turn, inline: most discards come here)
+        else:  # no one may claim after all (a win under 8 points): the next turn
             self.to_act = ()
-            self._just_chowed = False
-            if self._wall.remaining == 0:  # the last tile's discard was not won: 荒牌
-                self._end_draw()
-            else:
-                self._draw((discarder + 1) & 3, False)
+            self._next_turn(discarder)
 
     def _open_robbing(self, konger: int, tile: int) -> None:
         pending: dict[int, tuple[Action, ...]] = {}
@@ -1037,7 +1075,7 @@ class Game:
 
     def _update_waits(self, seat: int) -> None:
         s = self._seats[seat]
-        counts = bytes(s.counts[:34])
+        counts = bytes(s.counts[:34])  # a bytearray's slice: C speed (a list's costs 3x)
         melds = len(s.melds)
         # ``waits`` is empty unless the hand is ready: the shanten alone (a few table lookups)
         # settles the usual case, a hand one or more tiles from ready.
@@ -1215,13 +1253,12 @@ class Game:
         self._penalties.append(Penalty(seat, kind, amount))
         self._barred.add(seat)
         pending = self._pending.get(seat, ())
+        self._pending = dict(self._pending)  # it may be shared (_ONLY_DISCARDS)
         self._pending[seat] = tuple(a for a in pending if a.kind is not _K_WIN)
-        if self.phase is not _ACT:
+        if self.phase is not _ACT:  # in ACT the seat is still to discard
             self._respond(seat, PASS)
             if not self.to_act:
                 self._resolve_claims()
-        elif not self._pending[seat]:
-            self._pending[seat] = (PASS,)
 
     def _why_illegal(self, seat: int, action: Action, legal: Iterable[Action]) -> str:
         if self.phase is _OVER:
