@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import sys
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any, NoReturn
 
 import click
@@ -21,7 +22,7 @@ from guobiao.core.melds import melds_text
 from guobiao.core.tiles import MARK, TILES, Tile, TileParseError
 from guobiao.scoring.calculator import calculate
 from guobiao.scoring.fans import Fan
-from guobiao.scoring.result import MINIMUM_POINTS, FanResult, InvalidHandError
+from guobiao.scoring.result import FanResult, InvalidHandError
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -51,54 +52,141 @@ def _show_hand(hand: Hand, win: Tile, style: str) -> str:
     return "  ".join(parts)
 
 
-_SHAPE = "the shape (above)"
-"""A fan's basis when it rests on the whole shape, written once on the ``Shape:`` line."""
+_WORDS: dict[str, dict[str, str]] = {
+    "en": {
+        "hand": "Hand: ",
+        "shape": "Shape: ",
+        "above": "the shape (above)",
+        "points": "Points",
+        "times": "×",
+        "subtotal": "Subtotal",
+        "on": "On",
+        "total": "Total: {total}",
+        "flowers": " (flowers {flowers})",
+        "met": "Meets the 8-point minimum (起和分): yes",
+        "met_flowers": "Meets the 8-point minimum (起和分): yes, {points} without flowers",
+        "not_met": (
+            "Meets the 8-point minimum (起和分): [bold red]no[/bold red] ({points}): "
+            "not a valid win (错和)"
+        ),
+        "not_met_flowers": (
+            "Meets the 8-point minimum (起和分): [bold red]no[/bold red], {points} without "
+            "flowers (flowers never count toward it, 第九条81): not a valid win (错和)"
+        ),
+        "others": "Other readings (就高不就低原则, 第十条一(五)4: the higher total is scored):",
+        "other": "  {reading} = {points}",
+        "same": ", the same total: either reading scores it",
+        "excluded": "Shown by the hand but not counted:",
+        "why": "Why not",
+        "none": "No fan the hand shows was left out.",
+    },
+    "zh": {
+        "hand": "手牌：",
+        "shape": "牌型：",
+        "above": "见牌型",
+        "points": "分",
+        "times": "次",
+        "subtotal": "小计",
+        "on": "依据",
+        "total": "合计：{total}分",
+        "flowers": "（含花牌{flowers}分）",
+        "met": "起和分（8分）：够",
+        "met_flowers": "起和分（8分）：够，不含花牌{points}分",
+        "not_met": "起和分（8分）：[bold red]不够[/bold red]（{points}分），不能和牌，属错和",
+        "not_met_flowers": (
+            "起和分（8分）：[bold red]不够[/bold red]，不含花牌只有{points}分"
+            "（花牌不计在起和分内，第九条81），属错和"
+        ),
+        "others": "其他组合方式（就高不就低原则，第十条一(五)4：取分高的计分）：",
+        "other": "  {reading} = {points}分",
+        "same": "，总分相同：按哪种组合计分都一样",
+        "excluded": "牌中有、但不计分的番种：",
+        "why": "原因",
+        "none": "没有不计分的番种。",
+    },
+}
+"""The words of ``guobiao fan``'s table and explanation, by ``--lang``."""
+
+
+def _explained(result: FanResult, hand: Hand, context: WinContext) -> FanResult:
+    """The result as a referee reads it: with the wait fans left out because the hand waited on
+    more than one tile (each wind fan's pung is named by ``calculate`` itself)."""
+    from guobiao.scoring.explain import wait_exclusions
+
+    waits = wait_exclusions(hand, context, result)
+    return replace(result, excluded=result.excluded + waits) if waits else result
 
 
 def _print_result(
-    console: Console, hand: Hand, context: WinContext, result: FanResult, style: str, explain: bool
+    console: Console,
+    hand: Hand,
+    context: WinContext,
+    result: FanResult,
+    style: str,
+    explain: bool,
+    lang: str,
 ) -> None:
     from rich.table import Table
 
-    console.print(f"Hand: {_show_hand(hand, context.win_tile, style)}")
+    from guobiao.scoring.explain import referee_text
+
+    words = _WORDS[lang]
+    zh = lang == "zh"
+    console.print(words["hand"] + _show_hand(hand, context.win_tile, style), overflow="fold")
     if result.decomposition:
-        console.print(f"Shape: {result.decomposition}")
+        console.print(words["shape"] + result.decomposition, overflow="fold")
     table = Table(show_header=True, header_style="bold")
-    table.add_column("番种")
-    table.add_column("Fan")
-    table.add_column("Points", justify="right")
-    table.add_column("×", justify="right")
-    table.add_column("Subtotal", justify="right")
-    if any(f.basis for f in result.fans):
-        table.add_column("On")
+    table.add_column("番种", overflow="fold")
+    if not zh:
+        table.add_column("Fan", overflow="fold")
+    table.add_column(words["points"], justify="right")
+    table.add_column(words["times"], justify="right")
+    table.add_column(words["subtotal"], justify="right")
+    with_basis = any(f.basis for f in result.fans)
+    if with_basis:
+        table.add_column(words["on"], overflow="fold")
     for fan in result.fans:
-        row = [fan.fan.zh, fan.fan.en, str(fan.points), str(fan.count), str(fan.total)]
-        if any(f.basis for f in result.fans):
+        row = [fan.fan.zh] + ([] if zh else [fan.fan.en])
+        row += [str(fan.points), str(fan.count), str(fan.total)]
+        if with_basis:
             # a fan resting on the whole shape (九莲宝灯 and what it adds, 平和) points to the
             # Shape line: the shape is written once, not on each of its rows
-            row.append("; ".join(_SHAPE if b == result.decomposition else b for b in fan.basis))
+            row.append(
+                "; ".join(
+                    words["above"] if b == result.decomposition else referee_text(b, lang)
+                    for b in fan.basis
+                )
+            )
         table.add_row(*row)
     console.print(table)
-    flowers = f" (flowers {result.flower_points})" if result.flower_points else ""
-    console.print(f"Total: [bold]{result.total}[/bold]{flowers}")
-    if result.meets_minimum:
-        console.print(f"Meets the {MINIMUM_POINTS}-point minimum (起和分): yes")
-    else:
-        console.print(
-            f"Meets the {MINIMUM_POINTS}-point minimum (起和分): [bold red]no[/bold red] "
-            f"({result.points_without_flowers} without flowers): not a valid win"
-        )
-    if explain:
+    flowers = words["flowers"].format(flowers=result.flower_points) if result.flower_points else ""
+    console.print(words["total"].format(total=f"[bold]{result.total}[/bold]") + flowers)
+    key = ("met" if result.meets_minimum else "not_met") + (
+        "_flowers" if result.flower_points else ""
+    )
+    console.print(words[key].format(points=result.points_without_flowers))
+    if not explain:
+        return
+    if result.alternatives:
+        console.print("\n" + words["others"], overflow="fold")
         for reading, points in result.alternatives:
+            same = words["same"] if points == result.points_without_flowers else ""
             console.print(
-                f"Not taken: {reading} = {points} points (就高不就低, 第十条一(五)4: the higher reading counts)"
+                words["other"].format(reading=reading, points=points) + same, overflow="fold"
             )
-        if result.excluded:
-            console.print("\nShown by the hand but not counted:")
-            for item in result.excluded:
-                console.print(f"  {item.fan.zh} {item.fan.en}: {item.reason}")
-        else:
-            console.print("\nNo displayed fan was excluded.")
+    if not result.excluded:
+        console.print("\n" + words["none"])
+        return
+    console.print("\n" + words["excluded"])
+    why = Table(show_header=True, header_style="bold")
+    why.add_column("番种", overflow="fold")
+    if not zh:
+        why.add_column("Fan", overflow="fold")
+    why.add_column(words["why"], overflow="fold")
+    for item in result.excluded:
+        row = [item.fan.zh] + ([] if zh else [item.fan.en])
+        why.add_row(*row, referee_text(item.reason, lang))
+    console.print(why)
 
 
 class _JsonRefusingCommand(click.Command):
@@ -183,6 +271,14 @@ class _JsonRefusingCommand(click.Command):
     show_default=True,
     help="How to show the hand's tiles (the fans' sets are in Botzone names).",
 )
+@click.option(
+    "--lang",
+    type=click.Choice(["en", "zh"]),
+    default="en",
+    show_default=True,
+    help="Language of the table and the explanation: en (English, fans in 中文 and English) or "
+    "zh (中文); with --json, of the bases and reasons.",
+)
 def fan(
     hand: str | None,
     win_text: str | None,
@@ -198,6 +294,7 @@ def fan(
     jsonl: bool,
     explain: bool,
     style: str,
+    lang: str,
 ) -> None:
     """Score a winning hand: every fan (番), its points, the total and the 8-point minimum.
 
@@ -206,6 +303,7 @@ def fan(
       guobiao fan "W1W1W1W2W3W4W5W6W7W8W9W9W9 +W5"
       guobiao fan "[W1W2W3][F1F1F1]B4B5B6T7T8B1B1 +T9" --seat E --round E
       guobiao fan "W2W3W4W2W3W4B2B3B4B5B6B7T5 +T5" --self-drawn --explain
+      guobiao fan "W1W2W3W4W5B4B5B6T6T7T8J1J1 +W3" --explain --lang zh
       guobiao fan --jsonl --rules mil < hands.jsonl > scores.jsonl
 
     \b
@@ -290,22 +388,51 @@ def fan(
         if as_json:
             _json_refusal(str(err), 1)
         _fail(f"impossible hand: {err}", 1)
+    if result.is_winning:
+        result = _explained(result, hand_obj, context)
     if as_json:
         out = result_to_json(result)
         if explain and result.is_winning:
+            from guobiao.scoring.explain import referee_text
+
+            for fan_out, counted in zip(out["fans"], result.fans, strict=True):
+                fan_out["basis"] = [referee_text(b, lang) for b in counted.basis]
             out["excluded"] = [
-                {"zh": e.fan.zh, "en": e.fan.en, "reason": e.reason} for e in result.excluded
+                {"zh": e.fan.zh, "en": e.fan.en, "reason": referee_text(e.reason, lang)}
+                for e in result.excluded
             ]
             out["shape"] = result.decomposition
+            out["alternatives"] = [
+                {"reading": reading, "points": points} for reading, points in result.alternatives
+            ]
+        elif not result.is_winning:
+            out["message"] = _not_winning(parsed, win)
         click.echo(json.dumps(out, ensure_ascii=False))
         sys.exit(0 if result.is_winning else 1)
     if not result.is_winning:
-        _fail(
-            f"not a winning hand: {format_hand(Hand(parsed.concealed, parsed.melds, win))} "
-            "forms no winning shape (4 sets + pair, 七对, 十三幺, 全不靠, 组合龙)",
-            1,
-        )
-    _print_result(_console(), hand_obj, context, result, style, explain)
+        _fail(_not_winning(parsed, win), 1)
+    _print_result(_console(), hand_obj, context, result, style, explain, lang)
+
+
+def _not_winning(parsed: Hand, win: Tile) -> str:
+    """Why the tiles win no hand, for a referee: what the hand waited on before the winning
+    tile, or how far it was from ready (和错牌 and 诈和, 第十四条六)."""
+    from guobiao.core import shanten as sh
+
+    message = (
+        f"not a winning hand: {format_hand(Hand(parsed.concealed, parsed.melds, win))} "
+        "forms no winning shape (4 sets + pair, 七对, 十三幺, 全不靠, 组合龙)"
+    )
+    counts = [0] * 34
+    for tile in parsed.concealed:
+        counts[tile] += 1
+    if len(parsed.melds) > 4 or sum(counts) != 13 - 3 * len(parsed.melds) or max(counts) > 4:
+        return message
+    before = sh.shanten(counts, len(parsed.melds))
+    if before == 0:
+        waits = ", ".join(str(TILES[t]) for t in sh.waits(counts, len(parsed.melds)))
+        return f"{message}; before {win} the hand was ready on {waits}, not on {win}"
+    return f"{message}; before {win} the hand was {before} from ready (not 听牌)"
 
 
 def _json_refusal(message: str, code: int = 2, *, detail: str = "") -> NoReturn:
@@ -411,6 +538,15 @@ def shanten(hand: str, visible: str, as_json: bool) -> None:
         per_shape["knitted_straight"] = sh.knitted_straight_shanten(counts, melds)
     overall = sh.shanten(counts, melds)
     out: dict[str, Any] = {"ok": True, "shanten": overall, "by_shape": per_shape}
+    before: list[dict[str, Any]] = []  # with '+TILE' on a complete hand: its waits before it
+    drawn = parsed.win_tile
+    if drawn is not None and overall == -1:
+        counts[drawn] -= 1
+        before = [
+            {"tile": str(TILES[t]), "live": _live(t, counts, seen)} for t in sh.waits(counts, melds)
+        ]
+        counts[drawn] += 1
+        out["before_win"] = {"win": str(drawn), "waits": before, "unique": len(before) == 1}
     if size == 13 - 3 * melds:
         tiles_out = sh.waits(counts, melds) if overall == 0 else sh.useful_tiles(counts, melds)
         key = "waits" if overall == 0 else "useful"
@@ -438,19 +574,29 @@ def shanten(hand: str, visible: str, as_json: bool) -> None:
         "knitted_straight": _fan_name(Fan.KNITTED_STRAIGHT),
     }
     state = {-1: "complete (和牌型)", 0: "ready (听牌)"}.get(overall, f"{overall} from ready")
-    console.print(f"Hand: {format_hand(parsed)}")
+    console.print(f"Hand: {format_hand(parsed)}", overflow="fold")
     console.print(f"Shanten: [bold]{overall}[/bold], {state}")
-    console.print("By shape: " + "; ".join(f"{names[k]}: {v}" for k, v in per_shape.items()))
+    console.print(_wrapped("By shape: ", [f"{names[k]}: {v}" for k, v in per_shape.items()]))
     if "waits" in out or "useful" in out:
         label = "Waits" if "waits" in out else "Tiles that improve it"
         items = out.get("waits", out.get("useful", []))
-        listed = ", ".join(f"{i['tile']} ({i['live']} left)" for i in items)
+        listed = [f"{i['tile']} ({i['live']} left)" for i in items]
         total_live = sum(i["live"] for i in items)
         console.print(
-            f"{label}: {listed or 'none'}"
-            + (f"  [{total_live} tile{'' if total_live == 1 else 's'}]" if items else "")
+            _wrapped(f"{label}: ", listed or ["none"])
+            + (f"  \\[{total_live} tile{'' if total_live == 1 else 's'}]" if items else "")
         )
+        if "waits" in out:
+            for line in _wait_notes(counts, melds, out["waits"]):
+                console.print(line)
         return
+    if before and drawn is not None:
+        listed = [f"{i['tile']} ({i['live']} left)" for i in before]
+        console.print(_wrapped(f"Before {drawn} it waited on: ", listed))
+        counts[drawn] -= 1
+        for line in _wait_notes(counts, melds, before, drawn):
+            console.print(line)
+        counts[drawn] += 1
     from rich.table import Table
 
     table = Table(show_header=True, header_style="bold")
@@ -461,6 +607,54 @@ def shanten(hand: str, visible: str, as_json: bool) -> None:
             item["discard"], str(item["shanten"]), " ".join(item["useful"]), str(item["live"])
         )
     console.print(table)
+
+
+def _wrapped(label: str, items: list[str], width: int = 80) -> str:
+    """``label`` and ``items`` joined by "; ", broken between items (never inside one) to fit
+    ``width`` terminal columns, each further line under the first item."""
+    from rich.cells import cell_len
+
+    lines = [label]
+    for n, item in enumerate(items):
+        piece = item + (";" if n < len(items) - 1 else "")
+        if cell_len(lines[-1]) + 1 + cell_len(piece) > width and lines[-1].strip():
+            lines.append(" " * cell_len(label) + piece)
+        else:
+            lines[-1] += ("" if lines[-1] == label else " ") + piece
+    return "\n".join(lines)
+
+
+def _wait_notes(
+    counts: list[int], melds: int, waits: list[dict[str, Any]], win: Tile | None = None
+) -> list[str]:
+    """What the waits mean to a referee: a single winning tile (独听) and the wait fan a win on
+    it shows, or several (no 边张, 坎张 or 单钓将, 第九条77-79); a wait on a tile the hand holds
+    all four of still counts as one (docs/rules.md §3)."""
+    from guobiao.scoring.explain import wait_shapes
+
+    notes = []
+    held_four = [w["tile"] for w in waits if counts[Tile.parse(w["tile"])] == 4]
+    if held_four:
+        notes.append(
+            f"{', '.join(held_four)}: all four in the hand, yet still a wait (docs/rules.md §3)"
+        )
+    if len(waits) == 1:
+        tile = Tile.parse(waits[0]["tile"])
+        counts[tile] += 1
+        shows = wait_shapes(counts, tile)
+        counts[tile] -= 1
+        on = "won" if win is not None else "a win"
+        notes.append(
+            f"独听 (one winning tile): {on} on {tile} counts {shows[0].zh} {shows[0].en} 1, "
+            "unless another fan excludes it (第九条77-79)"
+            if shows
+            else f"独听 (one winning tile): {tile}; no 边张, 坎张 or 单钓将 reading of it"
+        )
+    elif melds < 4:
+        notes.append(
+            f"Not 独听: {len(waits)} winning tiles, so no 边张, 坎张 or 单钓将 (第九条77-79)"
+        )
+    return notes
 
 
 @click.command(short_help="Every tile in each notation (Botzone, compact, 中文, glyph).")

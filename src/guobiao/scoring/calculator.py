@@ -63,7 +63,7 @@ from guobiao.scoring._tables import (
     SUIT,
 )
 from guobiao.scoring.combinations import chow_fans, pung_fans, terminal_chows
-from guobiao.scoring.explain import SetView
+from guobiao.scoring.explain import SetView, with_winds
 from guobiao.scoring.explain import explain as explain_fans
 from guobiao.scoring.fans import Fan
 from guobiao.scoring.result import (
@@ -1653,10 +1653,12 @@ def calculate(
     if flowers:
         fans.append(_flower_fan(flowers))
     fans.sort(key=_display_key)
-    return FanResult(
+    explained = FanResult(
         fans=tuple(fans),
         is_winning=True,
         excluded=tuple(why),
         decomposition=shape,
         alternatives=tuple(others),
     )
+    # each wind fan's basis the very pung it rests on (the story names every wind pung)
+    return with_winds(explained, ctx.seat, ctx.prevalent)

@@ -26,6 +26,11 @@ __all__ = ["PRINCIPLES", "hand_breakdown", "payments", "reason_json", "tile_grou
 
 PRINCIPLES: Final[dict[str, dict[str, str]]] = {
     "non_repeat": {"zh": "不重复原则", "en": "non-repeat principle", "article": "第十条一(五)1"},
+    "non_separation": {
+        "zh": "不拆移原则",
+        "en": "non-separation principle",
+        "article": "第十条一(五)2",
+    },
     "non_identical": {
         "zh": "不得相同原则",
         "en": "non-identical principle",
@@ -85,6 +90,8 @@ def reason_json(fan: Fan, reason: str) -> dict[str, Any]:
         code, because = "non_identical", None  # a set already counted in this very fan
     elif "套算一次" in reason:
         code, because = "account_once", None
+    elif "不拆移" in reason:  # a fan's own sets (清龙's 连六): the fan that holds them
+        code, because = "non_separation", _named_fan(reason)
     else:  # "implied by", "part of", "counts as ... instead", "is concealed by nature", ...
         code, because = "non_repeat", _named_fan(reason)
     if " + " in reason.split(":")[0]:  # a pair combination names its two sets first
