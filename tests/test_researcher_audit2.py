@@ -67,8 +67,15 @@ def _guobiao(*words: str, **kwargs: Any) -> subprocess.Popen[str]:
         stderr=subprocess.PIPE,
         text=True,
         start_new_session=True,  # its own process group, as a terminal's foreground job
+        # and Ctrl-C heeded, as at a terminal: a job started in the background of a
+        # non-interactive shell (a CI runner's) inherits SIGINT ignored, and Python keeps it so
+        preexec_fn=_heed_ctrl_c,
         **kwargs,
     )
+
+
+def _heed_ctrl_c() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def _kill_group(proc: subprocess.Popen[str]) -> None:
