@@ -357,6 +357,25 @@ def test_a_negative_seed_is_refused_not_the_run_of_its_opposite(words: list[str]
         assert taken.exit_code == 0 and json.loads(taken.output)["seed"] == 5
 
 
+def test_play_and_the_tournament_draws_refuse_a_negative_seed_too(tmp_path: Path) -> None:
+    """``guobiao play --seed -7`` dealt seed 7's hands and ``tournament draw --seed -3`` drew seed
+    3's seating (random.Random takes the absolute value): refused as the other commands do."""
+    from tournament_cli import TournamentCli
+
+    runner = CliRunner()
+    played = runner.invoke(main, ["play", "--hands", "1", "--seed", "-7"], input="q\n")
+    assert played.exit_code == 2 and "-7 is negative: seeds are 0 or more" in played.output
+    cli = TournamentCli(f"sqlite:///{tmp_path / 'club.db'}")
+    cli.ok("create", "Club", "--sessions", "1")
+    players = tmp_path / "players.csv"
+    players.write_text("number,name\n" + "".join(f"{n},P{n}\n" for n in range(1, 5)))
+    cli.ok("players", "Club", str(players))
+    drawn = cli("draw", "Club", "--seed", "-3")
+    assert drawn.exit_code == 2 and "-3 is negative: seeds are 0 or more" in drawn.output
+    assert "Traceback" not in drawn.output
+    cli.ok("draw", "Club", "--seed", "3")
+
+
 # -- a bot of one's own that forfeits: why -------------------------------------------------------
 
 
@@ -390,6 +409,88 @@ def test_the_arena_says_why_each_bot_forfeited(tmp_path: Path) -> None:
         {"illegal action": 2},
     ]
     assert [b["forfeits"] for b in bots] == [0, 0, 6, 2]  # the first foul in seat order
+
+
+def test_a_crashing_bot_says_why_its_standard_error_is_kept(tmp_path: Path) -> None:
+    """An external bot's standard error went to /dev/null: a researcher whose bot crashed saw
+    "6 crash" and nothing of the traceback. Its end is now kept: the last line under the
+    forfeit, the last 4 KiB a hand beside the logs."""
+    crash = _program(
+        tmp_path,
+        "crash.py",
+        """
+        import sys
+        print("reading the request", file=sys.stderr)
+        sys.stdin.readline()
+        1 / 0
+        """,
+    )
+    logs = tmp_path / "logs"
+    words = ["arena", "--bots", f"fan,fan,fan,json:{crash}", "--deals", "1", "--seed", "1"]
+    result = CliRunner().invoke(main, [*words, "--log-dir", str(logs)])
+    assert result.exit_code == 0, result.output
+    assert "D forfeited 1 hand: 1 crash" in result.output
+    assert "its standard error ended: ZeroDivisionError: division by zero" in result.output
+    (kept,) = logs.glob("deal-0001-*.stderr.txt")
+    text = kept.read_text()
+    assert text.startswith("== N D:json:") and "reading the request" in text
+    assert "Traceback (most recent call last)" in text and "1 / 0" in text
+    assert len(list(logs.glob("deal-0001-*"))) == 3  # with the two logs of the hand
+    bots = json.loads(CliRunner().invoke(main, [*words, "--json"]).output)["bots"]
+    assert bots[3]["last_words"] == "ZeroDivisionError: division by zero"
+    assert bots[0]["last_words"] is None
+    # a folder holding them is a run's: refused, and emptied with --overwrite
+    again = CliRunner().invoke(main, [*words, "--log-dir", str(logs)])
+    assert again.exit_code == 2
+    CliRunner().invoke(
+        main,
+        [
+            "arena",
+            "--bots",
+            "fan,fan,fan,fan",
+            "--deals",
+            "1",
+            "--log-dir",
+            str(logs),
+            "--overwrite",
+        ],
+    )
+    assert not list(logs.glob("*.stderr.txt"))
+
+
+def test_a_bot_writing_without_end_on_standard_error_fills_no_disk(tmp_path: Path) -> None:
+    from guobiao.botzone.arena import STDERR_KEPT, ExternalPlayer
+
+    chatty = _program(
+        tmp_path,
+        "chatty.py",
+        """
+        import sys
+        n = int(sys.stdin.readline())  # the first turn as simple: (the history), then a line each
+        for _ in range(2 * n - 1):
+            sys.stdin.readline()
+        for turn in range(1, 100):
+            sys.stderr.write(("x" * 1023 + "\\n") * 1536)  # 1.5 MiB an answer
+            sys.stderr.write(f"turn {turn} done\\n")
+            sys.stderr.flush()
+            print("PASS")
+            print(">>>BOTZONE_REQUEST_KEEP_RUNNING<<<", flush=True)
+            sys.stdin.readline()
+        """,
+    )
+    player = ExternalPlayer([str(chatty)], transport="keep", time_limit=10)
+    player.start(0)
+    sizes = []
+    for _ in range(4):
+        assert player.ask("3 0 0").verdict == "OK"
+        capture = player._stderr
+        assert capture is not None
+        sizes.append(os.fstat(capture.fileno()).st_size)
+    player.close()
+    tail = player.take_stderr()
+    assert max(sizes) <= STDERR_KEPT  # trimmed after each answer, not 6 MiB
+    assert tail.startswith("…\n") and tail.endswith("turn 4 done\n")
+    assert len(tail.encode()) <= STDERR_KEPT + 4
 
 
 # -- logs stopped while being written --------------------------------------------------------------

@@ -40,11 +40,12 @@ import shlex
 import shutil
 import signal
 import subprocess
+import tempfile
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Final, Protocol
+from typing import IO, Any, Final, Protocol
 
 from guobiao.bots import BOT_KINDS, make_bot
 from guobiao.botzone.protocol import (
@@ -182,6 +183,13 @@ class _Timeout(Exception):
     pass
 
 
+STDERR_KEPT: Final = 4096
+"""Bytes of an external bot's standard error kept from each hand: the end of it, where a crash's
+traceback is (shown with its forfeit, written beside the hand's logs)."""
+
+_STDERR_TRIM: Final = 1 << 20  # a capture past 1 MiB between answers is cut to its end
+
+
 class ExternalPlayer:
     """A Botzone bot program run as a subprocess (``argv``), in ``transport`` (:data:`TRANSPORTS`),
     with ``time_limit`` seconds for each answer. A program that overruns, ends, or cannot be
@@ -209,10 +217,42 @@ class ExternalPlayer:
         self._responses: list[str] = []
         self._kept = False  # a keep-running process is up, waiting for the next request
         self.last_pid: int | None = None  # the last process started (its process group id)
+        self._stderr: IO[bytes] | None = None  # the hand's standard error, every process's
+        self._stderr_trimmed = False
 
     def start(self, seat: int) -> None:
         self.close()
         self._requests, self._responses = [], []
+        self.take_stderr()
+        self._stderr_trimmed = False
+        self._stderr = tempfile.TemporaryFile()  # noqa: SIM115 (the hand's; take_stderr closes it)
+
+    def take_stderr(self) -> str:
+        """The end of what the program wrote on its standard error since :meth:`start` (at most
+        :data:`STDERR_KEPT` bytes, from a line's start), then forgotten."""
+        capture, self._stderr = self._stderr, None
+        if capture is None:
+            return ""
+        with capture:
+            tail, cut = _tail(capture, STDERR_KEPT)
+        cut = cut or self._stderr_trimmed
+        text = tail.decode("utf-8", "replace")
+        if cut and "\n" in text[:-1]:
+            text = text[text.index("\n") + 1 :]  # from a whole line
+        return ("…\n" if cut else "") + text
+
+    def _trim_stderr(self) -> None:
+        """Keep the capture small between answers: a program writing without end fills no disk.
+        (The program's descriptor shares the file's offset: it writes on after the kept end.)"""
+        capture = self._stderr
+        if capture is None or capture.seek(0, os.SEEK_END) <= _STDERR_TRIM:
+            return
+        tail, _ = _tail(capture, STDERR_KEPT)
+        capture.seek(0)
+        capture.truncate()
+        capture.write(tail)
+        capture.flush()
+        self._stderr_trimmed = True
 
     def close(self) -> None:
         """Kill the program (its process group) and reap it."""
@@ -235,7 +275,7 @@ class ExternalPlayer:
             self.argv,
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL,
+            stderr=self._stderr if self._stderr is not None else subprocess.DEVNULL,
             start_new_session=True,  # its own process group: killed whole, children too
         )
         self.last_pid = self._proc.pid
@@ -323,6 +363,8 @@ class ExternalPlayer:
         except OSError:  # cannot start it, or it closed its input (BrokenPipeError)
             self.close()
             return Reply("RE", None, _ms(started))
+        finally:
+            self._trim_stderr()
         response, debug = _read_response(raw, whole_json=self.transport == "json")
         if response is not None:
             self._responses.append(response)
@@ -342,6 +384,13 @@ class ExternalPlayer:
 
 def _ms(started: float) -> int:
     return round((time.monotonic() - started) * 1000)
+
+
+def _tail(capture: IO[bytes], size: int) -> tuple[bytes, bool]:
+    """The last ``size`` bytes of ``capture`` and whether anything before them was left out."""
+    end = capture.seek(0, os.SEEK_END)
+    capture.seek(max(0, end - size))
+    return capture.read(), end > size
 
 
 def _read_response(raw: str, *, whole_json: bool) -> tuple[str | None, str | None]:
@@ -461,6 +510,8 @@ class Match:
     game: Game
     log: dict[str, Any]
     names: tuple[str, str, str, str] = ("", "", "", "")
+    stderr: tuple[str, str, str, str] = ("", "", "", "")
+    """The end of each external bot's standard error in this hand (by seat; "" for none)."""
 
     @property
     def result(self) -> HandResult:
@@ -898,8 +949,14 @@ def play_match(
     judge = _Judge(wall, players, quan, srand)
     judge.run()
     names = tuple(getattr(p, "name", "") for p in players)
+    errs = tuple(p.take_stderr() if isinstance(p, ExternalPlayer) else "" for p in players)
     log = {"log": judge.log, "initdata": judge.initdata}
-    return Match(judge.game, log, (names[0], names[1], names[2], names[3]))
+    return Match(
+        judge.game,
+        log,
+        (names[0], names[1], names[2], names[3]),
+        (errs[0], errs[1], errs[2], errs[3]),
+    )
 
 
 # ---------------------------------------------------------------------------------------------
@@ -947,6 +1004,8 @@ class ArenaHand:
     fan: int
     record: dict[str, Any] | None = None
     match_log: dict[str, Any] | None = None
+    stderr: tuple[str, str, str, str] | None = None
+    """The end of each seat's standard error (external bots; None when no bot wrote any)."""
 
 
 def arena_jobs(
@@ -1026,6 +1085,7 @@ def play_job(job: ArenaJob) -> list[ArenaHand]:
                 result.fans.total if result.fans is not None else 0,
                 match.game.record() if job.keep_logs else None,
                 match.log if job.keep_logs else None,
+                match.stderr if any(match.stderr) else None,
             )
         )
     return hands
@@ -1066,6 +1126,8 @@ class BotStats:
     deal_means: list[float] = field(default_factory=list)
     forfeit_reasons: dict[str, int] = field(default_factory=dict)
     """The forfeits by reason (``time-out``, ``crash``, ``illegal action``, ``wrong win``)."""
+    last_words: str | None = None
+    """The last line its program wrote on standard error in the first hand it forfeited."""
 
     @property
     def mean(self) -> float:
@@ -1107,6 +1169,7 @@ class BotStats:
             "deal_in_rate": round(self.deal_in_rate, 4),
             "forfeits": self.forfeits,
             "forfeit_reasons": dict(sorted(self.forfeit_reasons.items())),
+            "last_words": self.last_words,
             "total": self.total,
         }
 
@@ -1139,6 +1202,9 @@ def add_deal(stats: Sequence[BotStats], hands: Sequence[ArenaHand]) -> None:
                 s.forfeits += 1
                 reason = hand.forfeit_reason or "illegal action"
                 s.forfeit_reasons[reason] = s.forfeit_reasons.get(reason, 0) + 1
+                if s.last_words is None and hand.stderr is not None:
+                    lines = hand.stderr[seat].strip().splitlines()
+                    s.last_words = lines[-1].strip() if lines else None
     if hands:
         for b, s in enumerate(stats):
             s.deal_means.append(per_deal[b] / len(hands))
@@ -1148,13 +1214,16 @@ def write_logs(
     directory: Path, deals: Sequence[Sequence[ArenaHand]], bots: Sequence[BotSpec]
 ) -> int:
     """Write each kept hand as ``deal-NNNN-ORDER.botzone.json`` (the Botzone match log) and
-    ``deal-NNNN-ORDER.jsonl`` (guobiao's replay log); returns the number of hands written.
+    ``deal-NNNN-ORDER.jsonl`` (guobiao's replay log), and ``deal-NNNN-ORDER.stderr.txt`` when an
+    external bot wrote on its standard error (the end of it, seat by seat); returns the number
+    of hands written.
     All or nothing: stopped midway (a full disk, Ctrl-C), the files this call wrote are removed,
     so that the folder holds the logs of whole deals only, those a run counted."""
     from guobiao.table.replay import hand_lines, write_log
 
     directory.mkdir(parents=True, exist_ok=True)
     written: list[Path] = []
+    count = 0
     try:
         for hands in deals:
             for hand in hands:
@@ -1169,12 +1238,26 @@ def write_logs(
                 _write_text(match_path, json.dumps(hand.match_log, ensure_ascii=False) + "\n")
                 players = [f"{'ABCD'[b]}:{bots[b].label}" for b in hand.order]
                 write_log(log_path, hand_lines(hand.record, players))
+                if hand.stderr is not None:
+                    stderr_path = directory / f"{stem}.stderr.txt"
+                    written.append(stderr_path)
+                    _write_text(stderr_path, _stderr_text(hand.stderr, players))
+                count += 1
     except BaseException:
         for path in written:
             with contextlib.suppress(OSError):
                 path.unlink()
         raise
-    return len(written) // 2
+    return count
+
+
+def _stderr_text(stderr: Sequence[str], players: Sequence[str]) -> str:
+    """The hand's standard errors, one section a seat that wrote any."""
+    return "".join(
+        f"== {'ESWN'[seat]} {players[seat]} ==\n{text.rstrip()}\n"
+        for seat, text in enumerate(stderr)
+        if text
+    )
 
 
 def _write_text(path: Path, text: str) -> None:

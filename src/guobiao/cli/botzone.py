@@ -237,6 +237,8 @@ def arena(
                 escape(f"{'ABCD'[s.index]} forfeited {count_of(s.forfeits, 'hand')}: {reasons}"),
                 soft_wrap=True,
             )
+            if s.last_words:  # a crash's traceback ends with what went wrong
+                console.print(escape(f"  its standard error ended: {s.last_words}"), soft_wrap=True)
     if any(s.forfeits for s in stats):
         console.print(_FORFEITS)
     console.print(
@@ -257,8 +259,8 @@ def arena(
 
 _FORFEITS = (
     "time-out: no answer within --time-limit; crash: the program ended, printed nothing, closed "
-    "its output or could not start (its standard error is not kept: run it by hand on a turn "
-    "of its deal's log); illegal action: an answer that is not legal then or not readable (the "
+    "its output or could not start (the last line it wrote on standard error is shown above; "
+    "--log-dir keeps the end of it, deal-NNNN-ORDER.stderr.txt); illegal action: an answer that is not legal then or not readable (the "
     "Botzone log, --log-dir, has it); wrong win: a HU that is not a win of 8 points."
 )
 """What each forfeit reason means, printed under the results when a bot forfeited."""

@@ -298,7 +298,7 @@ class _CannotWrite(Exception):
 
 @click.command(short_help="Play at the terminal: you against three bots.")
 @click.option(
-    "--seed", type=int, default=None, help="Replay the same deals (and bots) as this seed."
+    "--seed", type=SEED, default=None, help="Replay the same deals (and bots) as this seed."
 )
 @click.option(
     "--bots",

@@ -62,7 +62,7 @@ def need_writable_dir(path: Path, option: str) -> None:
         fail(f"cannot write to {option} {path}: {_reason(err)}")
 
 
-RUN_LOGS = ("session-*.jsonl", "deal-*.jsonl", "deal-*.botzone.json")
+RUN_LOGS = ("session-*.jsonl", "deal-*.jsonl", "deal-*.botzone.json", "deal-*.stderr.txt")
 """The logs a run writes in its --log-dir: ``simulate``'s sessions, ``arena``'s hands."""
 
 

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, Final
 import click
 from rich.table import Table
 
+from guobiao.cli.options import SEED
 from guobiao.cli.paths import describe_db
 from guobiao.cli.util import console as _console
 from guobiao.cli.util import fail as _fail
@@ -531,7 +532,9 @@ def _drop_teams(store: Store, name: str, teams: list[str]) -> None:
 
 @tournament.command()
 @click.argument("name")
-@click.option("--seed", type=int, default=0, show_default=True, help="Makes the draw reproducible.")
+@click.option(
+    "--seed", type=SEED, default=0, show_default=True, help="Makes the draw reproducible."
+)
 @click.option(
     "--session",
     "session",
@@ -808,7 +811,7 @@ def _pair(name: str, session: int, pairing: str | None, url: str) -> None:
 )
 @click.option("--note", default=None, help="Why (kept in the audit trail).")
 @click.option(
-    "--seed", type=int, default=0, show_default=True, help="Makes the re-draw reproducible."
+    "--seed", type=SEED, default=0, show_default=True, help="Makes the re-draw reproducible."
 )
 @DB_OPTION
 def withdraw(

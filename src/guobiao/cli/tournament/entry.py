@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING
 import click
 from rich.table import Table
 
+from guobiao.cli.options import SEED
 from guobiao.cli.tournament.common import (
     DB_OPTION,
     WINDS,
@@ -1820,7 +1821,7 @@ def finish(
     help="Handle the absent players as the tournament's --absent setting says (substitute or "
     "bye), before the session's results.",
 )
-@click.option("--seed", type=int, default=0, show_default=True, help="Seed of a re-draw (bye).")
+@click.option("--seed", type=SEED, default=0, show_default=True, help="Seed of a re-draw (bye).")
 @click.option(
     "--who",
     default=None,
