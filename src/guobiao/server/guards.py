@@ -11,7 +11,7 @@ method that depends on time takes ``now``, as :mod:`guobiao.server.rooms` does).
   bytes, the least recently used dropped first. Used for replays.
 - :class:`TrustedProxies`: the client address of a request: the socket peer, or, when the peer
   is a trusted proxy (``guobiao serve --trusted-proxy``), the address it put in
-  ``X-Forwarded-For``.
+  ``X-Forwarded-For`` (with or without a port).
 - :data:`SECURITY_HEADERS`: sent with every response (docs/web.md, Limits and security).
 """
 
@@ -192,11 +192,9 @@ class TrustedProxies:
         address = peer or "?"
         if not forwarded_for or not self.trusts(address):
             return address
-        for entry in reversed(forwarded_for.split(",")):
-            entry = entry.strip()
-            try:
-                ipaddress.ip_address(entry)
-            except ValueError:
+        for item in reversed(forwarded_for.split(",")):
+            entry = forwarded_address(item)
+            if entry is None:
                 return address  # garbage: believe nothing further left
             if not self.trusts(entry):
                 return entry
@@ -208,12 +206,42 @@ class TrustedProxies:
         return client_key(self.client(peer, forwarded_for))
 
 
+def forwarded_address(entry: str) -> str | None:
+    """The address of an ``X-Forwarded-For`` entry, with or without a port as some proxies
+    write it (``198.51.100.7:5123``, ``[2001:db8::1]:443``); None if it names none."""
+    host = entry.strip()
+    if host.startswith("["):
+        host, bracket, port = host[1:].partition("]")
+        if not bracket or (port and not (port[0] == ":" and port[1:].isdigit())):
+            return None
+    elif host.count(":") == 1:  # IPv4 with a port (an IPv6 address has two colons or more)
+        host, _, port = host.partition(":")
+        if not port.isdigit():
+            return None
+    try:
+        return str(ipaddress.ip_address(host))
+    except ValueError:
+        return None
+
+
+NAT64: Final = ipaddress.ip_network("64:ff9b::/96")
+"""The well-known NAT64 prefix: an IPv4 client of an IPv6-only server behind a translator."""
+
+
 def client_key(address: str) -> str:
-    """``address`` as the per-address limits count it: IPv6 by /64 network, others as they are."""
+    """``address`` as the per-address limits count it: IPv6 by /64 network; an IPv6 address
+    that carries an IPv4 one (mapped ``::ffff:a.b.c.d``, NAT64 ``64:ff9b::a.b.c.d``, 6to4
+    ``2002:aabb:ccdd::/48``) as that IPv4 address (a 6to4 site's 65,536 /64s are one IPv4
+    address's; NAT64 would put every IPv4 client in one /64); others as they are."""
     try:
         ip = ipaddress.ip_address(address)
     except ValueError:
         return address
-    if ip.version == 6 and ip.ipv4_mapped is None:
-        return str(ipaddress.ip_network(f"{ip}/64", strict=False))
-    return str(ip.ipv4_mapped or ip) if ip.version == 6 else address
+    if not isinstance(ip, ipaddress.IPv6Address):
+        return address
+    v4 = ip.ipv4_mapped or ip.sixtofour
+    if v4 is None and ip in NAT64:
+        v4 = ipaddress.IPv4Address(int(ip) & 0xFFFF_FFFF)
+    if v4 is not None:
+        return str(v4)
+    return str(ipaddress.ip_network(f"{ip}/64", strict=False))

@@ -78,9 +78,14 @@ class RoomStore:
         finally:
             db.close()
 
-    def save(self, room_id: str, data: dict[str, Any]) -> None:
+    def save(self, room_id: str, data: dict[str, Any], *, insert: bool = True) -> None:
+        """Write a room's row; ``insert=False``: only over a row that is there (a closed room's:
+        one deleted is not made again, to be resumed at the next start)."""
         text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
         with self._lock, self._db:
+            if not insert:
+                self._db.execute("UPDATE rooms SET data = ? WHERE id = ?", (text, room_id))
+                return
             self._db.execute(
                 "INSERT INTO rooms (id, data) VALUES (?, ?) "
                 "ON CONFLICT(id) DO UPDATE SET data = excluded.data",
