@@ -50,6 +50,7 @@ from guobiao.server.rooms import Limits, Lobby, RoomError
 from guobiao.table.game import PASS, Action, ActionKind
 from test_server_fairness import find_deal, people_room
 from test_server_hardening import Clock, app_with, at, behind_proxy, create, hub_of, settle
+from test_web_friends_audit9 import FAST  # the quick table limits, shared
 
 Message = dict[str, Any]
 
@@ -57,17 +58,6 @@ DEFAULT = Limits()
 WAIT, QUIET, LINGER = 1200.0, 1800.0, 600.0  # the defaults of wait_close, quiet_close, linger
 # clocks that never run out while the test clock stands still
 STILL = Limits(first_discard=1e5, turn=1e5, claim=1e5, grace=1e5, bot_delay=0)
-QUICK = 0.005
-FAST = Limits(
-    first_discard=QUICK,
-    turn=QUICK,
-    claim=QUICK,
-    grace=QUICK,
-    bot_delay=0,
-    between_hands=QUICK,
-    bots_between=QUICK,
-    rate=50,
-)
 
 
 def until(ws: WebSocketTestSession, done: Any) -> Message:
