@@ -36,6 +36,10 @@ def test_kongs_seats_and_flowers() -> None:
         ("W1W2X3", "unexpected character", 4),
         ("W1W2W", "must be followed by a digit", 4),
         ("123", "must end with a suit letter", 0),
+        # W10 (a tile written with two digits): W1, then a 0 it named as digits without a suit
+        ("W1W10B1", "one letter and one digit: W1 is a tile, then 0 is left over", 2),
+        ("F12", "one letter and one digit: F1 is a tile, then 2 is left over", 0),
+        ("W1 23", "must end with a suit letter", 3),  # apart: compact digits
         ("[W1W2W4]", "not a chow, pung or kong", 0),
         ("[W1W2W3", "not closed", 0),
         ("(W1W1W1)", "four equal tiles", 0),
@@ -50,6 +54,11 @@ def test_errors_name_the_text_and_position(text: str, message: str, position: in
     with pytest.raises(TileParseError, match=message) as info:
         parse_hand(text)
     assert info.value.position == position
+
+
+def test_a_letter_tile_then_compact_digits_still_mixes() -> None:
+    """W123m is W1, then 23m: the notations mix as before; only digits with no suit refused."""
+    assert parse_tiles("W123m") == parse_tiles("W1W2W3")
 
 
 def test_parse_tiles() -> None:

@@ -312,6 +312,7 @@ def read_tiles(
     to it (a meld's claimed tile); without, a mark is refused. TileParseError names the place."""
     out: list[tuple[Tile, int]] = []
     n = len(text)
+    letter_end = -1  # where the last letter-and-digit tile (W1) ended
     while pos < n and text[pos] not in stop:
         ch = text[pos]
         if ch.isspace():
@@ -330,6 +331,7 @@ def read_tiles(
                 raise TileParseError("no such tile", text[pos : pos + 2], pos)
             out.append((TILES[base + rank - 1], pos))
             pos += 2
+            letter_end = pos
         elif ch in _DIGITS:
             start = pos
             ranks: list[tuple[int, int]] = []  # (rank, position) until the suit letter
@@ -339,6 +341,14 @@ def read_tiles(
                 else:
                     ranks.append((int(text[pos]), pos))
                 pos += 1
+            if (pos >= n or text[pos] not in "mpszfMPSZF") and start == letter_end:
+                # W10, B12: more digits right after a tile written as a letter and a digit
+                raise TileParseError(
+                    f"a tile is one letter and one digit: {text[start - 2 : start]} is a tile, "
+                    f"then {text[start:pos]} is left over",
+                    text[start - 2 : pos],
+                    start - 2,
+                )
             if pos >= n or text[pos] not in "mpszfMPSZF":
                 raise TileParseError(
                     "digits must end with a suit letter m, p, s, z or f",
