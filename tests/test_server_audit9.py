@@ -31,12 +31,16 @@ holds a table open, where the client address comes from, and hostile clients aga
 
 from __future__ import annotations
 
+import time
 import unicodedata
+import urllib.error
+import urllib.request
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import pytest
+from click.testing import CliRunner
 
 pytest.importorskip("fastapi")
 
@@ -44,12 +48,15 @@ from fastapi.testclient import TestClient
 from starlette.testclient import WebSocketTestSession
 from starlette.websockets import WebSocketDisconnect
 
+from guobiao.cli import main
 from guobiao.server.app import create_app
 from guobiao.server.guards import TrustedProxies
 from guobiao.server.rooms import Limits, Lobby, RoomError
 from guobiao.table.game import PASS, Action, ActionKind
+from test_server_e2e import post
 from test_server_fairness import find_deal, people_room
 from test_server_hardening import Clock, app_with, at, behind_proxy, create, hub_of, settle
+from test_server_restart import free_port, server
 from test_web_friends_audit9 import FAST  # the quick table limits, shared
 
 Message = dict[str, Any]
@@ -345,3 +352,27 @@ def test_the_lobby_listing_is_written_without_walking_every_value(
         assert len(rooms) == 50 and rooms[0]["limits"]["turn"] == limits.turn
         assert client.get("/api/rooms?finished=true").json() == []
         assert calls == {"encoder": 0, "asdict": 0}
+
+
+# -- 4. the limits on the command line -------------------------------------------------------------
+
+
+def test_serve_takes_the_closing_limits_from_its_flags(tmp_path: Path) -> None:
+    """``guobiao serve --wait-close 1``: a table whose places are taken and that is not started
+    is gone a moment later (the defaults, 20 minutes, cannot be waited for by an organiser's
+    test either); a zero is refused before the server starts."""
+    refused = CliRunner().invoke(main, ["serve", "--quiet-close", "0"])
+    assert refused.exit_code == 2 and "--quiet-close" in refused.output
+    port = free_port()
+    with server(tmp_path, port, wait_close=1):
+        base = f"http://127.0.0.1:{port}"
+        made = post(base, "/api/rooms", {"player": "Ann", "place": 0})
+        deadline = time.monotonic() + 10
+        while True:
+            try:
+                urllib.request.urlopen(f"{base}/api/rooms/{made['id']}", timeout=2).read()
+            except urllib.error.HTTPError as gone:
+                assert gone.code == 404
+                break
+            assert time.monotonic() < deadline, "the table was still open after 10 s"
+            time.sleep(0.2)

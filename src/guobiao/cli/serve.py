@@ -110,6 +110,30 @@ def _networks(
     "deleted; started: its hands stay in the database).",
 )
 @click.option(
+    "--wait-close",
+    type=click.FloatRange(1),
+    default=1200.0,
+    show_default=True,
+    help="Seconds after its last place was taken that a table not started closes, sockets "
+    "open or not (docs/web.md, What holds a table open).",
+)
+@click.option(
+    "--quiet-close",
+    type=click.FloatRange(1),
+    default=1800.0,
+    show_default=True,
+    help="Seconds without a move of a person's own (claims and passes do not count) after "
+    "which a started table with a person's place closes; its hands stay in the database. A "
+    "table of bots only plays out.",
+)
+@click.option(
+    "--linger",
+    type=click.FloatRange(0),
+    default=600.0,
+    show_default=True,
+    help="Seconds the sockets to a finished table stay open after its end.",
+)
+@click.option(
     "--db",
     "url",
     cls=DefaultPathOption,
@@ -148,6 +172,9 @@ def serve(
     bots_between: float,
     auto_after: int,
     idle_close: float,
+    wait_close: float,
+    quiet_close: float,
+    linger: float,
     url: str,
     session_hours: float,
     trusted_proxies: tuple[str, ...],
@@ -185,6 +212,9 @@ def serve(
         bots_between=bots_between,
         auto_after=auto_after,
         idle_close=idle_close,
+        wait_close=wait_close,
+        quiet_close=quiet_close,
+        linger=linger,
     )
     data = ensure_data_dir(data.absolute())
     prepare_db(url)
