@@ -86,7 +86,7 @@ def random_hand(seed: int) -> tuple[Hand, WinContext]:
     return hand, WinContext(TILES[win], self_drawn=rng.random() < 0.5)
 
 
-def slow_special(ctx: calc._Ctx, fixed: tuple[Meld, ...]) -> list[int] | None:
+def slow_special(ctx: calc._Ctx, fixed: tuple[Meld, ...]) -> dict[int, int] | None:
     """Every special shape tried in the calculator's order, each by its own full check alone."""
     if len(fixed) > 1:
         return None
@@ -106,7 +106,7 @@ def slow_special(ctx: calc._Ctx, fixed: tuple[Meld, ...]) -> list[int] | None:
     return calc._nine_gates_fans(standing, ctx) if not fixed else None
 
 
-def fast_special(ctx: calc._Ctx, fixed: tuple[Meld, ...]) -> list[int] | None:
+def fast_special(ctx: calc._Ctx, fixed: tuple[Meld, ...]) -> dict[int, int] | None:
     """The calculator's own path: the gate in ``calculate``, then ``_special_shape``."""
     if calc._special_counts(ctx, fixed):
         found = calc._special_shape(ctx, fixed, None, False)
@@ -216,3 +216,21 @@ def test_winning_result_is_the_dataclass_s() -> None:
     assert pickle.loads(pickle.dumps(fast)) == slow
     with pytest.raises(AttributeError):
         fast.is_winning = False  # type: ignore[misc]
+
+
+def test_implications_apply_in_fan_number_order() -> None:
+    # _apply_implied takes the implying fans a table holds in fan-number order: _IMPLIED's own.
+    implying = [fan for fan, _ in calc._IMPLIED]
+    assert implying == sorted(set(implying))
+
+
+def test_counts_of_reads_two_ranks_a_look_up() -> None:
+    rng = random.Random(11)
+    for _ in range(3000):
+        keys = (
+            rng.randrange(1 << 45),
+            rng.randrange(1 << 45),
+            rng.randrange(1 << 45),
+            rng.randrange(1 << 35),
+        )
+        assert calc._counts_of(keys) == [keys[t // 9] >> 5 * (t % 9) & 31 for t in range(34)]

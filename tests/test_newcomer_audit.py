@@ -58,6 +58,19 @@ def test_the_seat_wind_as_a_letter_is_refused_not_scored_as_no_wind() -> None:
 
 
 @pytest.mark.parametrize(
+    ("flag", "value"), [("kong", 2), ("last_tile", None), ("self_drawn", "yes"), ("fourth_tile", 1)]
+)
+def test_a_win_flag_that_is_no_bool_is_refused(flag: str, value: object) -> None:
+    """``kong=2`` was read as another flag (a cache of the calculator keyed by the flags' bits:
+    after one call with ``last_tile=2`` a robbed kong scored 海底捞月 for the rest of the
+    process); ``None`` or a string raised a TypeError about ``<<``. Now the context says which."""
+    hand = parse_hand(SOUTH_PUNG)
+    assert hand.win_tile is not None
+    with pytest.raises(TypeError, match=re.escape(f"WinContext's {flag} takes True or False")):
+        AnyWinContext(hand.win_tile, **{flag: value})
+
+
+@pytest.mark.parametrize(
     ("make", "expected"),
     [
         (

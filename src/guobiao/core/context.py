@@ -103,10 +103,27 @@ class WinContext:
             raise ValueError("a flower cannot be the winning tile")
         if not 0 <= self.flowers <= 8:
             raise ValueError(f"flower count must be 0-8, not {self.flowers}")
+        flags = (self.self_drawn, self.fourth_tile, self.kong, self.last_tile)
+        if (
+            not flags[0].__class__
+            is flags[1].__class__
+            is flags[2].__class__
+            is flags[3].__class__
+            is bool
+        ):
+            _refuse_flags(flags)
 
 
 _WINDS: frozenset[int] = frozenset(Wind)
 """The winds a context takes: a :class:`Wind` (or its number 0-3, which compares equal)."""
+
+
+def _refuse_flags(flags: tuple[object, ...]) -> None:
+    """A win's flag that is no bool (``kong=2``, ``last_tile=None``) would be read as some other
+    flag or as none: say which."""
+    names = ("self_drawn", "fourth_tile", "kong", "last_tile")
+    name, value = next((n, v) for n, v in zip(names, flags, strict=True) if v.__class__ is not bool)
+    raise TypeError(f"WinContext's {name} takes True or False, not {value!r}")
 
 
 def _refuse_winds(seat: object, prevalent: object) -> None:

@@ -2,7 +2,9 @@
 
 :func:`calculate` validates the input, finds every winning shape and decomposition of the hand,
 counts fans for each and keeps the highest (就高不就低), then adds flowers. Fans are counted into a
-plain list indexed by fan number (see ``_fan_ids``); explanations are gathered only on request.
+fan table (``_Fans``: a dict from fan number, see ``_fan_ids``, to count, of the fans counted
+only, so that reading out a hand's few fans never walks all 82); explanations are gathered only on
+request.
 
 The hand is read once (:class:`_Ctx`): each suit's standing tiles, counted in one int, are looked
 up in a table made ahead of time (scoring/_suit_table.py) that holds, for every pattern of a suit
@@ -28,7 +30,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import cache, reduce
 from itertools import combinations, combinations_with_replacement, compress, product
-from operator import mul, or_
+from operator import or_
 from typing import Final
 
 from guobiao.core.context import WinContext
@@ -87,6 +89,7 @@ _REF_ORDER: Final = tuple(
 )
 
 _KINDS: Final = tuple(range(34))
+_BYTE: Final = tuple(bytes((kind,)) for kind in _KINDS)  # each kind as one byte
 
 # The meld kinds as module constants (an Enum member read from its class is a slow look-up).
 _MELD_CHOW: Final = MeldKind.CHOW
@@ -97,6 +100,14 @@ _Split = tuple[tuple[int, ...], tuple[int, ...], int, int]
 """One decomposition of standing tiles (or of one suit of them): its chows by lowest tile and its
 pungs by tile, both sorted; the pair's tile (-1 in a suit without it); the sum of its sets'
 facts (``_SET_FACTS``, the pair's included)."""
+
+_Situation = tuple[bool, bool, bool, bool, bool, int, int, int]
+"""A win's flags (和绝张 自摸 最后一张 杠), the profile (mil), and its declared sets, kongs and
+concealed kongs: what :func:`_situation_fans` reads."""
+
+_Fans = dict[int, int]
+"""A fan table: fan number (``_fan_ids``) to count, of the fans counted only (none at 0), so that
+``fan in t`` says whether a fan is counted."""
 
 
 class _Ctx:
@@ -114,16 +125,11 @@ class _Ctx:
         "fixed_facts",
         "fixed_pungs",
         "fours",
-        "fourth",
         "k0",
         "k1",
         "k2",
         "k3",
-        "kong",
-        "last",
         "melded_kongs",
-        "melded_sets",
-        "mil",
         "prevalent",
         "r0",
         "r1",
@@ -144,40 +150,39 @@ class _Ctx:
         melds = hand.melds
         if hand.win_tile is not None or hand.flowers or len(concealed) != 13 - 3 * len(melds):
             _check_sizes(hand, context)  # the sizes and flowers, in detail (raises when wrong)
-        win: int = context.win_tile
-        # Each suit's counts as one int (the tiles come sorted, so suit by suit).
+        # Tiles as plain ints: a Tile (an int subclass) is compared, indexed and added to by the
+        # generic, slower path. (The standing tiles read as bytes, the winning tile with them.)
+        win = _KINDS[context.win_tile]
+        # Each suit's counts as one int.
         k0 = k1 = k2 = k3 = 0
-        for tile in concealed:
-            if tile < 9:
-                k0 += _PLACE[tile]
-            elif tile < 18:
-                k1 += _PLACE[tile]
+        for tile in bytes(concealed) + _BYTE[win]:
+            if tile < 18:
+                if tile < 9:
+                    k0 += _PLACE[tile]
+                else:
+                    k1 += _PLACE[tile]
             elif tile < 27:
                 k2 += _PLACE[tile]
             else:
                 k3 += _PLACE[tile]
-        if win < 9:
-            k0 += _PLACE[win]
-        elif win < 18:
-            k1 += _PLACE[win]
-        elif win < 27:
-            k2 += _PLACE[win]
-        else:
-            k3 += _PLACE[win]
         characters = _SUIT_READINGS.get(k0)
         dots = _SUIT_READINGS.get(k1)
         bamboo = _SUIT_READINGS.get(k2)
         honours = _HONOUR_READINGS.get(k3)
-        # A pattern the table does not hold splits no way (or holds five of a tile).
-        check = characters is None or dots is None or bamboo is None or honours is None
+        # A pattern the table does not hold splits no way, or holds five of a tile: checked.
+        check = False
         if characters is None:
             characters = _read_suit(k0, 0)
+            check = True
         if dots is None:
             dots = _read_suit(k1, 1)
+            check = True
         if bamboo is None:
             bamboo = _read_suit(k2, 2)
+            check = True
         if honours is None:
             honours = _read_suit(k3, 3)
+            check = True
         bits = (
             _CLASS_0[characters >> _HELD_AT & 511]
             | _CLASS_1[dots >> _HELD_AT & 511]
@@ -186,15 +191,15 @@ class _Ctx:
         )
         # with the declared melds
         t0, t1, t2, t3 = k0, k1, k2, k3
-        fixed_chows: tuple[int, ...] = ()
-        fixed_pungs: tuple[int, ...] = ()  # by tile, kongs included
+        fixed_chows: Sequence[int] = ()
+        fixed_pungs: Sequence[int] = ()  # by tile, kongs included
         facts = melded_sets = melded_kongs = concealed_kongs = 0
         if melds:
-            chows: list[int] = []
-            pungs: list[int] = []
+            fixed_chows = chows = []
+            fixed_pungs = pungs = []
             for meld in melds:
                 kind = meld.kind
-                low: int = meld.tile
+                low = _KINDS[meld.tile]
                 if kind is _MELD_CHOW:
                     added = _CHOW_PLACE[low]
                     chows.append(low)
@@ -223,8 +228,6 @@ class _Ctx:
                     t2 += added
                 else:
                     t3 += added
-            fixed_chows = tuple(chows)
-            fixed_pungs = tuple(pungs)
             check = True
         # A count above 4 sets bit 3 or 4 of its field once 3 is added (no count reaches 29).
         if (
@@ -236,7 +239,8 @@ class _Ctx:
                 "more than four of "
                 + ", ".join(f"{TILES[t]} ({over[t]})" for t in range(34) if over[t] > 4)
             )
-        if melds or context.fourth_tile or context.kong:
+        four = (t0 | t1 | t2 | t3) & _FOURS  # the ranks some suit holds four of (none holds more)
+        if context.fourth_tile or context.kong or (melds and four):
             suit = win // 9
             at = 5 * (win - 9 * suit)
             standing_win = (k0, k1, k2, k3)[suit] >> at & 31
@@ -248,27 +252,23 @@ class _Ctx:
                 kong = False
         else:
             fourth = kong = False
-        self.fourth = fourth
-        self.kong = kong
         self.k0 = k0
         self.k1 = k1
         self.k2 = k2
         self.k3 = k3
         self.totals = (t0, t1, t2, t3) if melds else None
-        # Kinds held four times (no count is above 4 now): 四归一, or declared as kongs.
+        # Kinds held four times: 四归一, or declared as kongs.
         self.fours = (
             0
-            if not (t0 | t1 | t2 | t3) & _FOURS
+            if not four
             else (
                 t0 & _FOURS | (t1 & _FOURS) << 1 | (t2 & _FOURS) << 2 | (t3 & _FOURS) << 3
             ).bit_count()
         )
         self.win = win
         self.self_drawn = self_drawn = context.self_drawn
-        self.last = last = context.last_tile
         self.seat: int = context.seat_wind
         self.prevalent: int = context.round_wind
-        self.mil = mil
         self.r0 = characters
         self.r1 = dots
         self.r2 = bamboo
@@ -279,22 +279,27 @@ class _Ctx:
         self.fixed_chows = fixed_chows
         self.fixed_pungs = fixed_pungs
         self.fixed_facts = facts
-        self.melded_sets = melded_sets
         self.melded_kongs = melded_kongs
         self.concealed_kongs = concealed_kongs
-        # The situation as one int: the four win flags, the profile, the declared sets and kongs.
-        self.situation: int = (
-            fourth
-            | self_drawn << 1
-            | last << 2
-            | kong << 3
-            | mil << 4
-            | melded_sets << 5
-            | melded_kongs << 8
-            | concealed_kongs << 11
+        # The situation: the four win flags, the profile, the declared sets and kongs. (A tuple:
+        # packing the flags into an int shifts bools, which take the generic path.)
+        self.situation: _Situation = (
+            fourth,
+            self_drawn,
+            context.last_tile,
+            kong,
+            mil,
+            melded_sets,
+            melded_kongs,
+            concealed_kongs,
         )
         self.unique: bool | None = None  # 独听 (第九条 77-79), when a decomposition needs it
         self.wait_fans = False
+
+    @property
+    def fourth(self) -> bool:
+        """和绝张, as the context says or the hand shows (the other three in its own melds)."""
+        return self.situation[0]
 
     def key(self, suit: int) -> int:
         """The standing tiles' counts of one suit (0-2 万 饼 条, 3 honours)."""
@@ -545,9 +550,25 @@ _NO_SPLIT_HONOURS: Final = {
 }
 
 
+# The counts of two ranks by ten bits of a suit's counts.
+_TWO_RANKS: Final = tuple((bits & 31, bits >> 5) for bits in range(1024))
+
+
 def _counts_of(keys: tuple[int, int, int, int]) -> list[int]:
-    """Counts by tile from the suits' counts."""
-    return [keys[t // 9] >> 5 * (t % 9) & 31 for t in range(34)]
+    """Counts by tile from the suits' counts (two ranks a look-up, not 34 shifts)."""
+    counts: list[int] = []
+    for key in keys[:3]:
+        counts += _TWO_RANKS[key & 1023]
+        counts += _TWO_RANKS[key >> 10 & 1023]
+        counts += _TWO_RANKS[key >> 20 & 1023]
+        counts += _TWO_RANKS[key >> 30 & 1023]
+        counts.append(key >> 40 & 31)
+    honours = keys[3]
+    counts += _TWO_RANKS[honours & 1023]
+    counts += _TWO_RANKS[honours >> 10 & 1023]
+    counts += _TWO_RANKS[honours >> 20 & 1023]
+    counts.append(honours >> 30 & 31)
+    return counts
 
 
 def _split_of(sets: tuple[int, ...], offset: int) -> _Split:
@@ -706,20 +727,20 @@ _CLASS_0, _CLASS_1, _CLASS_2, _CLASS_3 = (
 
 
 # _tile_class_fans by the bits: as many entries as bit patterns hands show (a few hundred).
-_CLASS_FANS: Final[dict[int, tuple[int, ...]]] = {}
+_CLASS_FANS: Final[dict[int, _Fans]] = {}
 
 
-def _class_fans(bits: int) -> tuple[int, ...]:
-    """:func:`_tile_class_fans`, memoised."""
+def _class_fans(bits: int) -> _Fans:
+    """:func:`_tile_class_fans`, memoised: shared, so copied before it is written to."""
     fans = _CLASS_FANS.get(bits)
     if fans is None:
         fans = _CLASS_FANS[bits] = _tile_class_fans(bits)
     return fans
 
 
-def _tile_class_fans(bits: int) -> tuple[int, ...]:
+def _tile_class_fans(bits: int) -> _Fans:
     """The fans a hand's tile classes alone decide, as a fan table."""
-    t = [0] * FAN_TABLE_SIZE
+    t: _Fans = {}
     # 无字 缺一门 混一色 清一色 五门齐
     families = bits // _FAMILY
     has_honor = bool(bits & _HONOR)
@@ -731,7 +752,7 @@ def _tile_class_fans(bits: int) -> tuple[int, ...]:
             t[F.HALF_FLUSH] = 1
         else:
             t[F.FULL_FLUSH] = 1
-            t[F.NO_HONOURS] = 0
+            del t[F.NO_HONOURS]
     elif missing:
         t[F.ONE_VOIDED_SUIT] = missing
     if families == 0b11111:
@@ -758,34 +779,34 @@ def _tile_class_fans(bits: int) -> tuple[int, ...]:
             t[F.UPPER_FOUR if bits & _RANK_6 else F.UPPER_TILES] = 1
         elif not bits & _OUTSIDE_4_6:
             t[F.MIDDLE_TILES] = 1
-    return tuple(t)
+    return t
 
 
-def _win_flag_fans(ctx: _Ctx, t: list[int]) -> None:
-    _win_flags(t, ctx.fourth, ctx.self_drawn, ctx.last, ctx.kong)
+def _win_flag_fans(ctx: _Ctx, t: _Fans) -> None:
+    fourth, self_drawn, last, kong = ctx.situation[:4]
+    _win_flags(t, fourth, self_drawn, last, kong)
 
 
-def _win_flags(t: list[int], fourth: bool, self_drawn: bool, last: bool, kong: bool) -> None:
+def _win_flags(t: _Fans, fourth: bool, self_drawn: bool, last: bool, kong: bool) -> None:
     """和绝张 自摸 妙手回春 海底捞月 杠上开花 抢杠和 (第九条 44-47, 58, 80)."""
-    if fourth:
+    if fourth and (self_drawn or not kong):  # 抢杠和 不计和绝张
         t[F.LAST_TILE] = 1
     if self_drawn:
-        t[F.SELF_DRAWN] = 1
         if last:
             t[F.LAST_TILE_DRAW] = 1
-            t[F.SELF_DRAWN] = 0  # 妙手回春 不计自摸
         if kong:
             t[F.OUT_WITH_REPLACEMENT_TILE] = 1
-            t[F.SELF_DRAWN] = 0  # 杠上开花 不计自摸
+        if not (last or kong):  # 妙手回春 杠上开花 不计自摸
+            t[F.SELF_DRAWN] = 1
     else:
         if last:
             t[F.LAST_TILE_CLAIM] = 1
         if kong:
             t[F.ROBBING_THE_KONG] = 1
-            t[F.LAST_TILE] = 0  # 抢杠和 不计和绝张
 
 
-# 不重复原则 (第十条一(五)1): (counted fan, fans it implies). Applied in this order.
+# 不重复原则 (第十条一(五)1): (counted fan, fans it implies). Applied in this order, which is
+# fan-number order (tests/test_calculator_fast_path.py checks it).
 _IMPLIED: Final[tuple[tuple[int, tuple[int, ...]], ...]] = (
     (F.BIG_FOUR_WINDS, (F.ALL_PUNGS, F.PUNG_OF_TERMINALS_OR_HONOURS)),
     (F.BIG_THREE_DRAGONS, (F.DRAGON_PUNG,)),
@@ -833,32 +854,43 @@ _IMPLIED: Final[tuple[tuple[int, tuple[int, ...]], ...]] = (
 )
 
 
-_IMPLYING: Final = tuple(fan for fan, _ in _IMPLIED)
+_IMPLYING: Final = frozenset(fan for fan, _ in _IMPLIED)
 _IMPLIES: Final[tuple[tuple[int, ...], ...]] = tuple(
     dict(_IMPLIED).get(fan, ()) for fan in range(FAN_TABLE_SIZE)
 )
 
 
-def _apply_implied(t: list[int], why: list[ExcludedFan] | None) -> None:
+def _apply_implied(t: _Fans, why: list[ExcludedFan] | None) -> None:
     """Drop fans implied by counted ones (不重复原则), recording why when asked."""
-    for fan in _IMPLYING:  # in that order
-        if not t[fan]:
-            continue  # not counted, or implied by an earlier one
+    implying = _IMPLYING.intersection(t)  # the implying fans the table holds: a set made in C
+    # In _IMPLIED's order, which is fan-number order (sorting a single one is not free).
+    for fan in sorted(implying) if len(implying) > 1 else implying:
+        if fan not in t:
+            continue  # implied by an earlier one
         for other in _IMPLIES[fan]:
-            if t[other]:
+            if other in t:
                 if why is not None:
                     why.append(_excluded(other, f"implied by {_name(fan)} (不重复原则)"))
-                t[other] = 0
-        if fan == F.FOUR_CONCEALED_PUNGS and t[F.FULLY_CONCEALED_HAND]:
+                del t[other]
+        if fan == F.FOUR_CONCEALED_PUNGS and F.FULLY_CONCEALED_HAND in t:
             # 四暗刻 is concealed by nature: self-drawn it adds 自摸, not 不求人.
-            t[F.FULLY_CONCEALED_HAND] = 0
+            del t[F.FULLY_CONCEALED_HAND]
             t[F.SELF_DRAWN] = 1
             if why is not None:
                 why.append(_excluded(F.FULLY_CONCEALED_HAND, f"implied by {_name(fan)}"))
-    if t[F.BIG_THREE_WINDS] and not (t[F.ALL_HONORS] or t[F.ALL_TERMINALS_AND_HONOURS]):
-        t[F.PUNG_OF_TERMINALS_OR_HONOURS] -= 3  # the three wind pungs are in 三风刻
+    if F.BIG_THREE_WINDS in t and not (F.ALL_HONORS in t or F.ALL_TERMINALS_AND_HONOURS in t):
+        _less(t, F.PUNG_OF_TERMINALS_OR_HONOURS, 3)  # the three wind pungs are in 三风刻
         if why is not None:
             why.append(_excluded(F.PUNG_OF_TERMINALS_OR_HONOURS, "3 wind pungs are in 三风刻"))
+
+
+def _less(t: _Fans, fan: int, by: int) -> None:
+    """Count ``fan`` ``by`` fewer times (out of the table at 0)."""
+    count = t.get(fan, 0) - by
+    if count:
+        t[fan] = count
+    else:
+        t.pop(fan, 0)
 
 
 def _name(fan: int) -> str:
@@ -930,7 +962,7 @@ def _every_set_fan(facts: int) -> int:
 _EVERY_SET_FAN: Final = tuple(_every_set_fan(facts) for facts in range(_DRAGON_PUNGS))
 
 
-def _kong_fans(melded_kongs: int, concealed_kongs: int, mil: bool, t: list[int]) -> None:
+def _kong_fans(melded_kongs: int, concealed_kongs: int, mil: bool, t: _Fans) -> None:
     """The kong family: at most one of 四杠 三杠 双暗杠 双明杠 明暗杠 暗杠 明杠."""
     kongs = melded_kongs + concealed_kongs
     if kongs == 4:
@@ -962,23 +994,23 @@ _CONCEALED_PUNGS_FAN: Final = (
 )
 
 
-def _wind_pung_fans(tile: int, ctx: _Ctx, t: list[int]) -> None:
+def _wind_pung_fans(tile: int, ctx: _Ctx, t: _Fans) -> None:
     """圈风刻 门风刻: each replaces the 幺九刻 of that pung unless a bigger fan already took it."""
-    deducted = bool(
-        t[F.BIG_THREE_WINDS]
-        or t[F.ALL_TERMINALS_AND_HONOURS]
-        or t[F.ALL_HONORS]
-        or t[F.LITTLE_FOUR_WINDS]
+    deducted = (
+        F.BIG_THREE_WINDS in t
+        or F.ALL_TERMINALS_AND_HONOURS in t
+        or F.ALL_HONORS in t
+        or F.LITTLE_FOUR_WINDS in t
     )
     wind = tile - EAST
     if wind == ctx.prevalent:
         t[F.PREVALENT_WIND] = 1
         if not deducted:
-            t[F.PUNG_OF_TERMINALS_OR_HONOURS] -= 1
+            _less(t, F.PUNG_OF_TERMINALS_OR_HONOURS, 1)
     if wind == ctx.seat:
         t[F.SEAT_WIND] = 1
         if ctx.seat != ctx.prevalent and not deducted:
-            t[F.PUNG_OF_TERMINALS_OR_HONOURS] -= 1
+            _less(t, F.PUNG_OF_TERMINALS_OR_HONOURS, 1)
 
 
 def _wait_fan(concealed_chows: Sequence[int], pair: int, win: int) -> int:
@@ -1025,34 +1057,27 @@ def _unique_wait(ctx: _Ctx) -> bool:
     return ctx.odd != 2
 
 
-def _hand_base(ctx: _Ctx) -> list[int]:
+def _hand_base(ctx: _Ctx) -> _Fans:
     """The fans every regular decomposition shares, as a fan table."""
     bits = ctx.bits
-    fans = _CLASS_FANS.get(bits)
-    t = list(_class_fans(bits) if fans is None else fans)
+    class_fans = _CLASS_FANS.get(bits)
+    if class_fans is None:
+        class_fans = _class_fans(bits)
     key = ctx.situation
     situation = _SITUATIONS.get(key)
     if situation is None:  # at most 2**14 of them
-        situation = _SITUATIONS[key] = _situation_fans(
-            ctx.fourth,
-            ctx.self_drawn,
-            ctx.last,
-            ctx.kong,
-            ctx.mil,
-            ctx.melded_sets,
-            ctx.melded_kongs,
-            ctx.concealed_kongs,
-        )
-    for fan, count in situation:
-        t[fan] = count
+        situation = _SITUATIONS[key] = _situation_fans(*key)
+    t = {**class_fans, **situation}  # (no fan is in both)
     # 四归一: four of a kind not declared as a kong (a decomposition with 一色四同顺 drops it)
-    t[F.TILE_HOG] = ctx.fours - ctx.melded_kongs - ctx.concealed_kongs
+    hogs = ctx.fours - ctx.melded_kongs - ctx.concealed_kongs
+    if hogs:
+        t[F.TILE_HOG] = hogs
     # 全求人 and 四杠 leave no wait to count (the single wait is in them).
-    ctx.wait_fans = not (t[F.MELDED_HAND] or t[F.FOUR_KONGS])
+    ctx.wait_fans = F.MELDED_HAND not in situation and F.FOUR_KONGS not in situation
     return t
 
 
-_SITUATIONS: Final[dict[int, tuple[tuple[int, int], ...]]] = {}
+_SITUATIONS: Final[dict[_Situation, _Fans]] = {}
 
 
 def _situation_fans(
@@ -1064,10 +1089,10 @@ def _situation_fans(
     melded_sets: int,
     melded_kongs: int,
     concealed_kongs: int,
-) -> tuple[tuple[int, int], ...]:
-    """The fans of the win flags and the declared melds, as (fan, count): the win flag fans, the
-    kong family, and 不求人 门前清 全求人 自摸. No tile-class fan is among them."""
-    t = [0] * FAN_TABLE_SIZE
+) -> _Fans:
+    """The fans of the win flags and the declared melds: the win flag fans, the kong family, and
+    不求人 门前清 全求人 自摸. No tile-class fan is among them."""
+    t: _Fans = {}
     _win_flags(t, fourth, self_drawn, last, kong)
     _kong_fans(melded_kongs, concealed_kongs, mil, t)
     # 不求人 门前清 全求人 自摸
@@ -1077,22 +1102,23 @@ def _situation_fans(
         t[F.SELF_DRAWN if self_drawn else F.MELDED_HAND] = 1
     elif self_drawn:
         t[F.SELF_DRAWN] = 1
-    return tuple((fan, count) for fan, count in enumerate(t) if count)
+    return {fan: count for fan, count in t.items() if count}
 
 
-def _regular_fans(
-    ctx: _Ctx, split: _Split, t: list[int], why: list[ExcludedFan] | None
-) -> list[int]:
+def _regular_fans(ctx: _Ctx, split: _Split, t: _Fans, why: list[ExcludedFan] | None) -> _Fans:
     """The fan table of one decomposition of the standing tiles (``split``, with the pair):
     ``t``, the fans every decomposition shares (:func:`_hand_base`), filled in."""
     win = ctx.win
     concealed_chows, concealed_pungs, pair, facts = split
-    chows = concealed_chows
+    # With the declared sets, sorted. (A list sorted in place: sorted() costs a look-up more.)
+    chows: Sequence[int] = concealed_chows
     if ctx.fixed_chows:
-        chows = tuple(sorted(ctx.fixed_chows + chows))
-    pungs = concealed_pungs
+        chows = [*ctx.fixed_chows, *concealed_chows]
+        chows.sort()
+    pungs: Sequence[int] = concealed_pungs
     if ctx.fixed_pungs:
-        pungs = tuple(sorted(ctx.fixed_pungs + pungs))
+        pungs = [*ctx.fixed_pungs, *concealed_pungs]
+        pungs.sort()
     facts += ctx.fixed_facts
 
     if pungs:
@@ -1107,40 +1133,44 @@ def _regular_fans(
         ):
             concealed -= 1
         fan = _CONCEALED_PUNGS_FAN[concealed]
-        if fan and not (concealed == 2 and t[F.TWO_CONCEALED_KONGS]):  # 双暗杠 不计双暗刻
+        if fan and not (concealed == 2 and F.TWO_CONCEALED_KONGS in t):  # 双暗杠 不计双暗刻
             t[fan] = 1
-        if len(pungs) == 4 and not t[F.FOUR_KONGS] and not t[F.FOUR_CONCEALED_PUNGS]:
+        if len(pungs) == 4 and F.FOUR_KONGS not in t and F.FOUR_CONCEALED_PUNGS not in t:
             t[F.ALL_PUNGS] = 1
-        t[F.DRAGON_PUNG] = facts // _DRAGON_PUNGS & 7
-        t[F.PUNG_OF_TERMINALS_OR_HONOURS] = facts // _OTHER_PUNGS & 7
+        dragons = facts // _DRAGON_PUNGS & 7
+        if dragons:
+            t[F.DRAGON_PUNG] = dragons
+        others = facts // _OTHER_PUNGS & 7
+        if others:
+            t[F.PUNG_OF_TERMINALS_OR_HONOURS] = others
         if len(pungs) > 1:
             for fan in pung_fans(pungs):
-                t[fan] += 1
+                t[fan] = t.get(fan, 0) + 1
 
     if len(chows) == 4:
         # 一色双龙会 三色双龙会: two 123 and two 789 chows (four outside sets) and a pair of 5s
-        fan, pair_needed = terminal_chows(chows) if facts & 7 >= 4 else (0, -1)
+        fan, pair_needed = terminal_chows(tuple(chows)) if facts & 7 >= 4 else (0, -1)
         if fan and pair == pair_needed:
             t[fan] = 1
         else:
             for fan in chow_fans(chows):
-                t[fan] += 1
-        if t[F.QUADRUPLE_CHOW]:
-            t[F.TILE_HOG] = 0  # 一色四同顺 不计四归一
+                t[fan] = t.get(fan, 0) + 1
+        if F.QUADRUPLE_CHOW in t:
+            t.pop(F.TILE_HOG, 0)  # 一色四同顺 不计四归一
         if pair < 27:
             t[F.ALL_CHOWS] = 1  # 平和
     else:
         if len(chows) > 1:
             for fan in chow_fans(chows):
-                t[fan] += 1
+                t[fan] = t.get(fan, 0) + 1
         # The pair turns 双箭刻 into 小三元 and 三风刻 into 小四喜.
-        if t[F.TWO_DRAGON_PUNGS]:
+        if F.TWO_DRAGON_PUNGS in t:
             if IS_DRAGON[pair]:
                 t[F.LITTLE_THREE_DRAGONS] = 1
-                t[F.TWO_DRAGON_PUNGS] = 0
-        elif t[F.BIG_THREE_WINDS] and IS_WIND[pair]:
+                del t[F.TWO_DRAGON_PUNGS]
+        elif F.BIG_THREE_WINDS in t and IS_WIND[pair]:
             t[F.LITTLE_FOUR_WINDS] = 1
-            t[F.BIG_THREE_WINDS] = 0
+            del t[F.BIG_THREE_WINDS]
 
     fan = _EVERY_SET_FAN[facts % _DRAGON_PUNGS]  # 全带幺 全带五 全双刻
     if fan:
@@ -1154,17 +1184,17 @@ def _regular_fans(
             if ctx.unique:
                 t[fan] = 1
     _apply_implied(t, why)
-    if facts // _WIND_PUNGS & 7 and not t[F.BIG_FOUR_WINDS]:
+    if facts // _WIND_PUNGS & 7 and F.BIG_FOUR_WINDS not in t:
         for p in pungs:
             if IS_WIND[p]:
                 _wind_pung_fans(p, ctx, t)
     return t  # no fan at all is 无番和: see _chicken
 
 
-def _chicken(t: list[int]) -> list[int]:
+def _chicken(t: _Fans) -> _Fans:
     """A regular decomposition's table with 无番和 (第九条 43) when it holds no other fan. (The
     fans of the only decomposition leave it out: :func:`_counted_fans` adds it.)"""
-    if not any(t):
+    if not t:
         t[F.CHICKEN_HAND] = 1
     return t
 
@@ -1177,26 +1207,26 @@ def _chicken(t: list[int]) -> list[int]:
 _SHIFTED_PAIRS: Final = tuple(sum(2 * _PLACE[r] for r in range(s, s + 7)) for s in (0, 1, 2))
 
 
-def _seven_pairs_fans(ctx: _Ctx, why: list[ExcludedFan] | None) -> list[int]:
+def _seven_pairs_fans(ctx: _Ctx, why: list[ExcludedFan] | None) -> _Fans:
     """七对, or 连七对 when the pairs are seven shifted ones of the winning tile's suit."""
     suit = SUIT[ctx.win]
     key = ctx.key(suit) if suit < 3 else 0
     if key in _SHIFTED_PAIRS:  # all fourteen tiles
-        t = [0] * FAN_TABLE_SIZE
-        t[F.SEVEN_SHIFTED_PAIRS] = 1
+        t: _Fans = {F.SEVEN_SHIFTED_PAIRS: 1}
         if key == _SHIFTED_PAIRS[1]:  # 2-8: no terminal
             t[F.ALL_SIMPLES] = 1
         _win_flag_fans(ctx, t)
         return t
-    t = list(_class_fans(ctx.bits))
+    t = _class_fans(ctx.bits).copy()
     t[F.SEVEN_PAIRS] = 1
-    t[F.TILE_HOG] = ctx.fours
+    if ctx.fours:
+        t[F.TILE_HOG] = ctx.fours
     _win_flag_fans(ctx, t)
     _apply_implied(t, why)
     return t
 
 
-def _honors_and_knitted_fans(kinds: Sequence[int], ctx: _Ctx) -> list[int] | None:
+def _honors_and_knitted_fans(kinds: Sequence[int], ctx: _Ctx) -> _Fans | None:
     if len(kinds) != 14:
         return None
     suited = [k for k in kinds if k < 27]
@@ -1204,7 +1234,7 @@ def _honors_and_knitted_fans(kinds: Sequence[int], ctx: _Ctx) -> list[int] | Non
         return None
     if not any(set(suited) <= set(ks) for ks in KNITTED_STRAIGHTS):
         return None
-    t = [0] * FAN_TABLE_SIZE
+    t: _Fans = {}
     if len(suited) == 7:
         t[F.GREATER_HONOURS_AND_KNITTED_TILES] = 1
     else:
@@ -1215,16 +1245,15 @@ def _honors_and_knitted_fans(kinds: Sequence[int], ctx: _Ctx) -> list[int] | Non
     return t
 
 
-def _thirteen_orphans_fans(kinds: Sequence[int], ctx: _Ctx) -> list[int] | None:
+def _thirteen_orphans_fans(kinds: Sequence[int], ctx: _Ctx) -> _Fans | None:
     if tuple(kinds) != THIRTEEN_ORPHANS:
         return None
-    t = [0] * FAN_TABLE_SIZE
-    t[F.THIRTEEN_ORPHANS] = 1
+    t: _Fans = {F.THIRTEEN_ORPHANS: 1}
     _win_flag_fans(ctx, t)
     return t
 
 
-def _nine_gates_fans(standing: Sequence[int], ctx: _Ctx) -> list[int] | None:
+def _nine_gates_fans(standing: Sequence[int], ctx: _Ctx) -> _Fans | None:
     """九莲宝灯: 1112345678999 of one suit concealed, won on any tile of that suit."""
     win = ctx.win
     base = win - win % 9
@@ -1234,8 +1263,7 @@ def _nine_gates_fans(standing: Sequence[int], ctx: _Ctx) -> list[int] | None:
     expected[win % 9] += 1
     if standing[base : base + 9] != expected or sum(standing) != 14:
         return None
-    t = [0] * FAN_TABLE_SIZE
-    t[F.NINE_GATES] = 1
+    t: _Fans = {F.NINE_GATES: 1}
     # The best reading of the rest: 清龙+四归一 on 1/9, 双暗刻+幺九刻 on 2/5/8, 连六 on 2-4, 6-8.
     r = win % 9 + 1
     if r in (1, 9):
@@ -1257,7 +1285,7 @@ def _knitted_straight_fans(
     ctx: _Ctx,
     why: list[ExcludedFan] | None,
     explain: bool,
-) -> tuple[list[int], str, list[SetView]] | None:
+) -> tuple[_Fans, str, list[SetView]] | None:
     """组合龙 + one set + a pair (the set may be a declared meld); its sets and name only when
     explaining."""
     straight = next((ks for ks in KNITTED_STRAIGHTS if all(standing[k] for k in ks)), None)
@@ -1284,8 +1312,7 @@ def _knitted_straight_fans(
         other_set = next(s for s in splits[0] if s >> 6 != PAIR)
         other_melded = False
         other_concealed_kong = False
-    t = [0] * FAN_TABLE_SIZE
-    t[F.KNITTED_STRAIGHT] = 1
+    t: _Fans = {F.KNITTED_STRAIGHT: 1}
     kind, tile = other_set >> 6, other_set & 63
     if kind == CHOW:
         if pair < 27:
@@ -1318,7 +1345,7 @@ def _knitted_straight_fans(
             t[F.CONCEALED_KONG] = 1
         if ctx.self_drawn:
             t[F.FULLY_CONCEALED_HAND] = 1
-            t[F.SELF_DRAWN] = 0
+            t.pop(F.SELF_DRAWN, 0)
         else:
             t[F.CONCEALED_HAND] = 1
     # Waits beside a knitted straight: judged on the set and pair alone (the reference's reading).
@@ -1349,8 +1376,16 @@ def _knitted_straight_fans(
 # The whole calculation
 
 
-def _total(t: Sequence[int]) -> int:
-    return sum(map(mul, t, _POINTS))
+def _total(t: _Fans) -> int:
+    return sum(_POINTS[fan] * count for fan, count in t.items())
+
+
+def _table(t: _Fans) -> list[int]:
+    """A fan table as a list indexed by fan number, as an explanation reads it."""
+    table = [0] * FAN_TABLE_SIZE
+    for fan, count in t.items():
+        table[fan] = count
+    return table
 
 
 _POINTS: Final = (0, *(f.points for f in Fan))
@@ -1428,7 +1463,6 @@ def _check_tiles(
 
 
 # Counted fans are immutable values: one shared instance per (fan, count) a table can hold.
-_FAN_NUMBERS: Final = tuple(range(FAN_TABLE_SIZE))
 _COUNTED: Final[tuple[tuple[CountedFan, ...], ...]] = tuple(
     tuple(CountedFan(fan, n) for n in range(9))
     for fan in _FANS  # (count 0 is never read)
@@ -1449,19 +1483,17 @@ def _display_key(counted: CountedFan) -> tuple[bool, int, int]:
     return fan is Fan.FLOWER_TILES, -fan.points, fan.number
 
 
-def _counted_fans(best: list[int], flowers: int) -> tuple[CountedFan, ...]:
+def _counted_fans(best: _Fans, flowers: int) -> tuple[CountedFan, ...]:
     """The counted fans of a fan table, in display order; 无番和 when it holds none (the only
     decomposition's table leaves it out)."""
-    # Fan numbers 1-81 run from the highest points down, so table order is display order;
-    # only 明暗杠 (82, the mil profile) is out of place.
-    # The counted ones picked in C (compress), then each one's shared instance.
-    counted: list[CountedFan] = []
-    for fan in compress(_FAN_NUMBERS, best):
-        counted.append(_COUNTED[fan][best[fan]])
-    fans = tuple(counted) if counted else _CHICKEN_HAND  # 无番和 (第九条 43)
+    # Fan numbers 1-81 run from the highest points down, so their order is display order;
+    # only 明暗杠 (82, the mil profile) is out of place. Each counted fan is a shared instance.
+    numbers = [*best]
+    numbers.sort()  # (in place: sorted() costs a look-up more)
+    fans = tuple([_COUNTED[fan][best[fan]] for fan in numbers]) if best else _CHICKEN_HAND
     if flowers:
         fans += (_flower_fan(flowers),)
-    if best[F.MELDED_AND_CONCEALED_KONG]:
+    if F.MELDED_AND_CONCEALED_KONG in best:
         return tuple(sorted(fans, key=_display_key))
     return fans
 
@@ -1493,7 +1525,7 @@ def _special_counts(ctx: _Ctx, fixed: tuple[Meld, ...]) -> bool:
 
 def _special_shape(
     ctx: _Ctx, fixed: Sequence[Meld], why: list[ExcludedFan] | None, explain: bool
-) -> tuple[list[int], str, list[SetView]] | None:
+) -> tuple[_Fans, str, list[SetView]] | None:
     """The first special shape the hand makes, in the reference's order: 七对 (or 连七对), 全不靠,
     十三幺, 组合龙, 九莲宝灯. Returns its fan table, and when explaining its name and its sets
     (组合龙 only).
@@ -1582,7 +1614,7 @@ def calculate(
     fixed = hand.melds
     why: list[ExcludedFan] | None = [] if explain else None
 
-    best: list[int] | None = None
+    best: _Fans | None = None
     views: list[SetView] = _NO_VIEWS
     best_points = 0
     shape = ""  # named only when explaining: the hot path formats no text
@@ -1592,17 +1624,18 @@ def calculate(
         special = _special_shape(ctx, fixed, why, explain)
         if special is not None:
             best, shape, views = special
-            if judge and not fixed and best[F.KNITTED_STRAIGHT]:
+            if judge and not fixed and F.KNITTED_STRAIGHT in best:
                 # docs/rules.md §20: no wait fan beside a concealed 组合龙
-                best[F.EDGE_WAIT] = best[F.CLOSED_WAIT] = best[F.SINGLE_WAIT] = 0
-            seven_pairs = bool(best[F.SEVEN_PAIRS])
+                for wait in (F.EDGE_WAIT, F.CLOSED_WAIT, F.SINGLE_WAIT):
+                    best.pop(wait, 0)
+            seven_pairs = F.SEVEN_PAIRS in best
             if seven_pairs:  # a regular reading may score higher (就高不就低)
                 best_points = _total(best)
 
     others: list[tuple[str, int]] = [] if explain else _NO_OTHERS  # readings not taken (就高不就低)
     if best is None or seven_pairs:
         splits = _splits(ctx)
-        base = _hand_base(ctx) if splits else []
+        base = _hand_base(ctx) if splits else {}
         if len(splits) == 1 and best is None and not explain:
             # The only reading: nothing to compare, and the base table is its own.
             best = _regular_fans(ctx, splits[0], base, None)
@@ -1620,7 +1653,9 @@ def calculate(
                 if points > best_points or (
                     points == best_points
                     and not judge
-                    and (table[F.PURE_TRIPLE_CHOW] == 1 or seven_pairs or table[F.TRIPLE_PUNG])
+                    and (
+                        table.get(F.PURE_TRIPLE_CHOW) == 1 or seven_pairs or F.TRIPLE_PUNG in table
+                    )
                 ):
                     best, best_points, chosen = table, points, split
             if chosen is not None and explain:
@@ -1639,10 +1674,11 @@ def calculate(
 
     others = [item for item in others if item[0] != shape]
     total = ctx.total
+    listed = _table(best)
     story = explain_fans(
-        best, views, _held(total), total, ctx.win, ctx.self_drawn, ctx.fourth, shape
+        listed, views, _held(total), total, ctx.win, ctx.self_drawn, ctx.fourth, shape
     )
-    fans = [CountedFan(_FANS[i], n, story.bases.get(i, ())) for i, n in enumerate(best) if n > 0]
+    fans = [CountedFan(_FANS[i], n, story.bases.get(i, ())) for i, n in enumerate(listed) if n > 0]
     # One reason per excluded fan, except pair combinations, which name their own sets.
     named = {e.fan for e in why}
     for fan, reason in story.excluded:

@@ -6,6 +6,7 @@ that the calculator counts them and an explanation can name the sets each rests 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import lru_cache
 from math import comb
 from typing import Final
@@ -258,7 +259,7 @@ _P_3: Final = _PUNG_OFFSET[3]
 _P_4: Final = _PUNG_OFFSET[4]
 
 
-def chow_fans(chows: tuple[int, ...]) -> tuple[int, ...]:
+def chow_fans(chows: Sequence[int]) -> tuple[int, ...]:
     """The fan numbers of :func:`chow_combinations`, one entry per count (:func:`chow_rank`
     written out by count: the hot path)."""
     n = len(chows)
@@ -274,7 +275,7 @@ def chow_fans(chows: tuple[int, ...]) -> tuple[int, ...]:
     return ()
 
 
-def pung_fans(pungs: tuple[int, ...]) -> tuple[int, ...]:
+def pung_fans(pungs: Sequence[int]) -> tuple[int, ...]:
     """The fan numbers of :func:`pung_combinations`, one entry per count (:func:`pung_rank`
     written out by count: the hot path)."""
     n = len(pungs)
