@@ -65,13 +65,17 @@ def server(
         args += [f"--{name}", str(value)]
     proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     try:
-        deadline = time.monotonic() + 30
+        # (a loaded machine has taken over 30 s to start one)
+        deadline = time.monotonic() + 90
         while True:
             try:
-                urllib.request.urlopen(f"http://127.0.0.1:{port}/api/rooms", timeout=1).read()
+                urllib.request.urlopen(f"http://127.0.0.1:{port}/api/rooms", timeout=2).read()
                 break
             except OSError:
                 if proc.poll() is not None or time.monotonic() > deadline:
+                    # stopped first: reading the standard error of a live server waited for ever
+                    proc.kill()
+                    proc.wait(10)
                     err = proc.stderr.read().decode() if proc.stderr else ""
                     raise AssertionError(f"the server did not start: {err}") from None
                 time.sleep(0.1)
