@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterator
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -22,6 +23,7 @@ from guobiao.bots import make_bot
 from guobiao.core.context import WinContext, Wind
 from guobiao.core.hand import Hand, parse_hand
 from guobiao.scoring.calculator import calculate
+from guobiao.scoring.explain import wait_exclusions
 from guobiao.server.breakdown import hand_breakdown, payments
 from guobiao.server.rooms import Limits, Room
 from guobiao.table.game import Game, HandResult
@@ -104,6 +106,10 @@ def test_the_breakdown_is_the_library_explanation(text: str, flags: dict[str, An
         flowers=len(hand.flowers),
     )
     lib = calculate(Hand(hand.concealed, hand.melds), context, explain=True)
+    lib = replace(  # and the wait fans a referee is told of (the CLI's fan --explain)
+        lib,
+        excluded=lib.excluded + wait_exclusions(Hand(hand.concealed, hand.melds), context, lib),
+    )
     assert [(f["zh"], f["en"], f["points"], f["count"], f["basis"]) for f in x["fans"]] == [
         (f.fan.zh, f.fan.en, f.points, f.count, list(f.basis)) for f in lib.fans
     ]
@@ -117,6 +123,24 @@ def test_the_breakdown_is_the_library_explanation(text: str, flags: dict[str, An
         assert (e["because_of"] is None) == (
             e["by"]["code"] not in ("non_repeat", "non_separation")
         )
+
+
+@pytest.mark.parametrize(
+    ("text", "fan", "waits"),
+    [
+        ("W1W2W3W4W5B4B5B6T6T7T8J1J1 +W3", "边张", "W3W6"),  # 第九条77: 12345 和 3
+        ("W4W5W5W6W7B1B2B3T6T7T8J1J1 +W6", "坎张", "W3W6"),  # 第九条78: 45567 和 6
+    ],
+)
+def test_a_wait_fan_left_out_names_the_tiles_waited_on(text: str, fan: str, waits: str) -> None:
+    """The end-of-hand box lists, as ``fan --explain`` does, a wait fan the winning tile shows
+    that does not count because the hand waited on more than one tile (第九条77-79), with the
+    tiles waited on; the page said nothing, and a player asked where their 边张 went."""
+    x = hand_breakdown(known(text), Wind.EAST, COMPETITION)
+    assert fan not in counted(x)
+    assert (fan, "single_wait", None, [waits]) in excluded(x)
+    (entry,) = [e for e in x["excluded"] if e["zh"] == fan]
+    assert entry["by"]["article"] == "第九条77-79" and entry["by"]["zh"] == "单和"
 
 
 def test_a_pure_straight_with_all_chows() -> None:

@@ -110,8 +110,10 @@ CLAIM_SIGHT = """(decision) => {
   });
   return {buttons, seen, discard: state.view.last_discard};
 }"""
-# The pond's marked tiles (the latest discard), by pool, and each pool's last tile.
-MARKED = """() => ({
+# The pond's marked tiles (the latest discard), by pool, and each pool's last tile; null if the
+# state moved on meanwhile (a loaded machine's claim windows run out, and a seat whose time runs
+# out twice is played by the server at once: its draw discarded before the page was read).
+MARKED = """(decision) => state.decision !== decision ? null : ({
   marked: [...document.querySelectorAll('.pond .tile.last')].map((t) => [t.parentElement.id, [...t.parentElement.children].indexOf(t)]),
   sizes: Object.fromEntries([0, 1, 2, 3].map((p) => [`pool-${p}`, document.querySelector(`#pool-${p}`).children.length])),
 })"""
@@ -158,8 +160,8 @@ def test_a_hand_at_a_tablet_a_small_phone_sideways_and_a_large_screen(
                     sight
                 )
         elif now["drawn"] is not None:
-            marks = page.evaluate(MARKED)
-            if sum(marks["sizes"].values()):  # not the dealer's first discard
+            marks = page.evaluate(MARKED, now["decision"])
+            if marks is not None and sum(marks["sizes"].values()):  # not the dealer's first
                 draws += 1
                 left = "pool-3"  # the seat before ours
                 assert marks["marked"] == [[left, marks["sizes"][left] - 1]], marks

@@ -11,11 +11,13 @@ its deltas (第十条一(三), penalties 第十条一(二)3).
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from typing import Any, Final
 
 from guobiao.core.context import WinContext, Wind
 from guobiao.core.hand import Hand
 from guobiao.scoring.calculator import calculate
+from guobiao.scoring.explain import wait_exclusions
 from guobiao.scoring.fans import Fan
 from guobiao.scoring.result import FanResult, InvalidHandError
 from guobiao.table.game import HandResult
@@ -41,8 +43,10 @@ PRINCIPLES: Final[dict[str, dict[str, str]]] = {
         "en": "account-once principle",
         "article": "第十条一(五)5",
     },
+    "single_wait": {"zh": "单和", "en": "the single-tile wait rule", "article": "第九条77-79"},
 }
-"""The principles (第十条一(五)) the library names when it leaves a displayed fan out."""
+"""The principles (第十条一(五)) the library names when it leaves a displayed fan out, and the
+single winning tile a wait fan needs (第九条77-79: 边张 坎张 单钓将 of a hand that waited on more)."""
 
 # A set or tile as the library writes it: "W1W2W3", "[F1F1F1]", "(J1J1J1J1)", "W5×4".
 _TOKEN = re.compile(r"[\[(]?((?:[WBTFJH][1-9])+)[\])]?(?:×([1-4]))?")
@@ -86,6 +90,16 @@ def reason_json(fan: Fan, reason: str) -> dict[str, Any]:
     (``because_of``, None when two sets were combined already), the sets the reason names."""
     sets: list[str] = []
     because: Fan | None
+    if "a wait fan needs a single winning tile" in reason:  # scoring.explain.wait_exclusions
+        waited = reason.split("waited on ", 1)[1].split(", not on", 1)[0]
+        return {
+            "zh": fan.zh,
+            "en": fan.en,
+            "by": {"code": "single_wait", **PRINCIPLES["single_wait"]},
+            "because_of": None,
+            "sets": tile_groups(waited),  # the tiles the hand waited on
+            "reason": reason,
+        }
     if "不得相同" in reason:
         code, because = "non_identical", None  # a set already counted in this very fan
     elif "套算一次" in reason:
@@ -173,7 +187,11 @@ def _explained(result: HandResult, round_wind: Wind, rules: TableRules) -> FanRe
     except InvalidHandError:
         return None
     counted = [(f.fan, f.count) for f in fans.fans]
-    return again if [(f.fan, f.count) for f in again.fans] == counted else None
+    if [(f.fan, f.count) for f in again.fans] != counted:
+        return None
+    # the wait fans the winning tile shows but that do not count: the hand waited on more
+    waits = wait_exclusions(Hand(hand.concealed, hand.melds), context, again)
+    return replace(again, excluded=again.excluded + waits) if waits else again
 
 
 def hand_breakdown(result: HandResult, round_wind: Wind, rules: TableRules) -> dict[str, Any]:

@@ -9,6 +9,7 @@ Object.assign(STRINGS.en, {
   partOf: "part of",
   sameSet: "a set already counted in this fan",
   combinedOnce: "both sets already combined",
+  waitedOn: "the hand waited on these tiles, not on one alone",
   payTitle: "Payments",
   payTo: "Paid to",
   pay_base: "base",
@@ -26,6 +27,7 @@ Object.assign(STRINGS.zh, {
   partOf: "含于",
   sameSet: "其中一组已计入同一番种",
   combinedOnce: "两组都已组合过",
+  waitedOn: "和牌前听这几张牌，不止一张",
   payTitle: "付分",
   payTo: "付给",
   pay_base: "底分",
@@ -39,9 +41,13 @@ Object.assign(STRINGS.zh, {
   pen_violation: "违例",
 });
 
-// Tile groups ("W1W2W3") drawn small, one span per group.
+// Tile groups ("W1W2W3") drawn small, one span per group; a group longer than a kong (全不靠's
+// fourteen tiles) may wrap (in one line it ran a phone's fan table 15 px past its box).
 function setTiles(groups) {
-  return groups.map((g) => el("span", {class: "set"}, splitTiles(g).map((x) => tile(x, {cls: "mini"}))));
+  return groups.map((g) => {
+    const tiles = splitTiles(g);
+    return el("span", {class: tiles.length > 4 ? "set long" : "set"}, tiles.map((x) => tile(x, {cls: "mini"})));
+  });
 }
 
 // Under fan i of the fan table: the sets it uses, one group of sets per time it counts.
@@ -57,6 +63,7 @@ function excludedText(e) {
   let why = "";
   if (e.by.code === "non_identical") why = t("sameSet");
   else if (e.by.code === "account_once") why = t("combinedOnce");
+  else if (e.by.code === "single_wait") why = t("waitedOn");  // e.sets: the tiles waited on
   else if (e.because_of) why = `${t("partOf")}${zh ? "" : " "}${zh ? e.because_of.zh : e.because_of.en}`;
   return zh ? `${why}（${by}）` : `${why} (${by})`;
 }

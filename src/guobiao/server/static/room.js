@@ -182,8 +182,12 @@ function connect() {
   const proto = location.protocol === "https:" ? "wss" : "ws";
   ws = new WebSocket(`${proto}://${location.host}/ws/rooms/${ROOM}?token=${encodeURIComponent(token)}`);
   ws.onopen = () => { retry = 0; connStatus(() => t("connected"), false); };
-  ws.onmessage = (ev) => receive(JSON.parse(ev.data));
+  ws.onmessage = (ev) => {
+    inbox.push(JSON.parse(ev.data));
+    if (inbox.length === 1) setTimeout(readInbox, 0);
+  };
   ws.onclose = (ev) => {
+    readInbox();  // what came before the close
     connStatus(() => t("disconnected"), true);
     if (ev.code === 4410) {
       connStatus(() => state && state.session_end ? t("sessionOver") : t("closed"), false);
@@ -278,7 +282,17 @@ function liveCount(n) { return LANG === "zh" ? `${n}张` : `${n} live`; }
 
 function secondsLeft(left) { return left === null || left === undefined ? null : Math.max(0, left - (Date.now() - timersAt) / 1000); }
 
-function receive(msg) {
+// The messages that came while the page was busy, read together: a state followed by another is
+// taken in but not drawn (a slow phone, or a fast table of bots, drew every state in turn and fell
+// behind: a page still drew hand 10 when the session had ended). One message at a time is drawn
+// at once, as before.
+const inbox = [];
+function readInbox() {
+  const batch = inbox.splice(0);
+  batch.forEach((msg, i) => receive(msg, batch.slice(i + 1).some((m) => m.type === "state")));
+}
+
+function receive(msg, stale = false) {
   switch (msg.type) {
     case "welcome":
       TILES = msg.tiles;
@@ -293,8 +307,7 @@ function receive(msg) {
       timers = timersOf(msg);
       timersAt = Date.now();
       if (!before || before.decision !== msg.decision) selected = null;
-      render();
-      renderNext();
+      if (!stale) { render(); renderNext(); }
       if (before && before.room.started && msg.room.started) presenceChanges(before.room.places, msg.room.places);
       // arriving between hands (or after the session): the settlement is in the state too
       if (msg.last_hand) lastHandMsg = msg.last_hand;
@@ -742,6 +755,8 @@ function renderActions(view) {
   // the winning chance first, pass last (as the keys read)
   const rank = (b) => (b.classList.contains("act-win") ? 0 : b.classList.contains("act-pass") ? 2 : 1);
   buttons.sort((a, b) => rank(a) - rank(b));
+  // a second chow after the first: its name may give way where the row is short (fitActions)
+  buttons.forEach((b, i) => { if (i && b.className === buttons[i - 1].className) b.classList.add("again"); });
   $("actions").replaceChildren(...buttons);
 }
 
@@ -782,11 +797,20 @@ function setW(node, w) { node.style.setProperty("--tile-w", `${Math.max(8, Math.
 function fitActions() {
   const box = $("actions");
   box.style.removeProperty("--tile-w");
+  box.style.marginLeft = "";
+  box.classList.remove("terse", "tersest");
   const first = box.querySelector(".tile");
   if (!first) return;
-  const least = first.getBoundingClientRect().width;
   const row = box.parentElement;
   const lines = () => new Set([...box.children].map((b) => b.offsetTop)).size;
+  // held sideways a short screen keeps the buttons on one row (a second took the pools' height;
+  // seven claims at 640x360 took two): a repeated kind's name gives way, then every meld's (its
+  // tiles say what it is; its aria-label names it), then the tiles shrink
+  if (lines() > 1 && matchMedia("(max-height: 500px) and (orientation: landscape)").matches) {
+    for (const cls of ["terse", "tersest"]) if (lines() > 1) box.classList.add(cls);
+    for (let w = Math.floor(first.getBoundingClientRect().width) - 1; w >= 12 && lines() > 1; w--) box.style.setProperty("--tile-w", `${w}px`);
+  }
+  const least = first.getBoundingClientRect().width;
   const [rows, height] = [lines(), row.offsetHeight];
   let w = least;
   for (let next = Math.floor(least) + 1; next <= 28; next++) {
@@ -794,7 +818,7 @@ function fitActions() {
     if (lines() > rows || row.offsetHeight > height + 0.5 || box.scrollWidth > box.clientWidth + 1) break;
     w = next;
   }
-  if (w === least) box.style.removeProperty("--tile-w");
+  if (w === least && !box.classList.contains("terse")) box.style.removeProperty("--tile-w");
   else box.style.setProperty("--tile-w", `${w}px`);
 }
 
@@ -806,6 +830,7 @@ function fitKeys() {
   const row = document.querySelector(".controls-row");
   const parts = [$("hints"), $("keys")];
   for (const part of parts) part.classList.remove("no-room");
+  $("actions").style.marginLeft = "";
   const claim = $("actions").children.length > 0;  // the hints give way only to a claim's buttons
   for (const part of [...parts].reverse()) {
     if (!part.getClientRects().length) continue;  // hidden: the hints off; a touch screen's legend
@@ -814,6 +839,20 @@ function fitKeys() {
     const others = [...row.children].filter((c) => c !== part && c.getClientRects().length);
     if (others.some((c) => r.top >= c.getBoundingClientRect().bottom - 1)) part.classList.add("no-room");
   }
+  centreActions(row);
+}
+
+// A claim's buttons under the middle of the table, over the hand, as far as the row has room on
+// their line (at 1920x1080 they stood at its left end, 600 px from the hand's middle).
+function centreActions(row) {
+  const box = $("actions");
+  if (!box.children.length || new Set([...box.children].map((b) => b.offsetTop)).size > 1) return;
+  const r = box.getBoundingClientRect(), pond = $("pond").getBoundingClientRect();
+  const after = [...row.children].map((c) => c.getBoundingClientRect())
+    .filter((c) => c.width && c.left >= r.right - 1 && c.top < r.bottom && c.bottom > r.top);
+  const end = Math.min(row.getBoundingClientRect().right, ...after.map((c) => c.left)) - 8;
+  const shift = Math.min((pond.left + pond.right - r.left - r.right) / 2, end - r.right);
+  if (shift > 1) box.style.marginLeft = `${Math.floor(shift)}px`;
 }
 // the row's parts change size with what they show (a claim's buttons, the hints): again
 const keysObserver = new ResizeObserver(() => { if (!$("table").hidden) fitKeys(); });
@@ -839,9 +878,12 @@ function fitTiles() {
     const maxW = wide ? Math.min(80, innerHeight / (innerHeight > 500 ? 11 : 9.5)) : Math.min(60, innerHeight / 15);
     const fits = (perRow, share) => width / (perRow + 0.5 + share) - 2;  // 0.5: the drawn tile's gap
     const meldRow = melds ? width / (melds * 0.6 + groups * 0.3) / 0.6 - 2 : maxW;  // melds alone
+    // held sideways a short screen keeps one row down to 28 px: the melds above the hand took the
+    // pond 45 px (four flowers at 640x360 left every pool 14 px tiles)
+    const least = wide && innerHeight <= 500 ? 28 : 36;
     let w = fits(n, melds ? melds * 0.7 + groups * 0.25 : 0), layout = "one-row";
-    if (w < 36 && melds) { w = Math.min(fits(n, 0), meldRow); layout = "stacked"; }
-    if (w < 36) { w = Math.min(fits(Math.ceil(n / 2), 0), meldRow); layout = "two-rows"; }
+    if (w < least && melds) { w = Math.min(fits(n, 0), meldRow); layout = "stacked"; }
+    if (w < least) { w = Math.min(fits(Math.ceil(n / 2), 0), meldRow); layout = "two-rows"; }
     mine.classList.toggle("stacked", layout !== "one-row");
     mine.classList.toggle("two-rows", layout === "two-rows");
     w = Math.floor(Math.min(maxW, w));
@@ -851,47 +893,61 @@ function fitTiles() {
   } else {
     setW(mine, Math.min(30, mine.clientWidth / 20));
   }
-  // the others: backs and melds, up to 26 px, more on a large screen (36 px at 1080 px high)
-  const cap = Math.max(26, Math.min(36, innerHeight / 30));
-  for (const pos of [1, 3]) {
-    const box = $("pos-" + pos);
-    // wide: by the box's width; upright: the melds stand in a column (app.css), as wide as the
-    // box lets the backs be; then smaller until the column fits the box's height
-    // over the box: what scrolls, and a tile out of it on any side (a centred row of flowers
-    // wider than the strip spills to the left too, which no scroll size shows)
-    const outside = () => {
-      if (box.scrollHeight > box.clientHeight + 1 || box.scrollWidth > box.clientWidth + 1) return true;
-      const b = box.getBoundingClientRect();
-      return [...box.querySelectorAll(".meld .tile, .flowers .tile")].some((t) => {
-        const r = t.getBoundingClientRect();
-        return r.left < b.left - 1 || r.right > b.right + 1 || r.bottom > b.bottom + 1;
-      });
-    };
-    const fit = (w) => {
-      setW(box, w);
-      while (w > 8 && outside()) setW(box, --w);
-      return w;
-    };
-    box.classList.remove("open-rows", "two-cols");
-    let w = fit(Math.floor(wide ? Math.min(cap, box.clientWidth / 4.6) : Math.min(24, (box.clientWidth - 4) / 1.25)));
-    if (!wide && w < 20) w = twoColumns(box, w, fit);
-    // a hand laid open at the end: a column of tiles lying across the strip, or upright in rows
-    // where that makes them larger (held sideways, a phone's column left them 14-16 px)
-    if (box.querySelector(".revealed")) {
-      box.classList.add("open-rows");
-      const across = fit(Math.floor(Math.min(cap, (box.clientWidth - 5) / 2)));
-      if (across <= w) { box.classList.remove("open-rows"); fit(w); }
-    }
-  }
   // the top seat: a row as high as the pond can spare; higher where there is more than backs to
   // read, its melds (13 px on a phone held sideways; its row's padding makes up for them) or its
-  // hand laid open at the end
+  // hand laid open at the end. Before the side seats: their strips are as high as it leaves.
   const top = $("pos-2");
   const open = top.querySelector(".revealed") !== null;
   const melds = top.querySelector(".melds .meld") !== null;
-  setW(top, Math.min(cap, top.clientWidth / 24, wide ? innerHeight / (open ? 19 : melds ? 25 : 30) : 26));
+  setW(top, Math.min(sideCap(), top.clientWidth / 24, wide ? innerHeight / (open ? 19 : melds ? 25 : 30) : 26));
+  for (const pos of [1, 3]) fitSide($("pos-" + pos));
   fitPond();  // after the rest: the pond is what is left
 }
+
+// the others: backs and melds, up to 26 px, more on a large screen (36 px at 1080 px high)
+function sideCap() { return Math.max(26, Math.min(36, innerHeight / 30)); }
+
+// A side seat's strip. Wide: by the box's width; upright: the melds stand in a column (app.css), as
+// wide as the box lets the backs be; then smaller until the column fits the box's height.
+function fitSide(box) {
+  // wide, up to a 24th of the height (32 px at 1024x768: the strip has the room)
+  const wide = innerWidth > innerHeight, cap = wide ? Math.max(sideCap(), Math.min(36, innerHeight / 24)) : sideCap();
+  // over the box: what scrolls, and a tile out of it on any side (a centred row of flowers
+  // wider than the strip spills to the left too, which no scroll size shows)
+  const outside = () => {
+    if (box.scrollHeight > box.clientHeight + 1 || box.scrollWidth > box.clientWidth + 1) return true;
+    const b = box.getBoundingClientRect();
+    return [...box.querySelectorAll(".meld .tile, .flowers .tile")].some((t) => {
+      const r = t.getBoundingClientRect();
+      return r.left < b.left - 1 || r.right > b.right + 1 || r.bottom > b.bottom + 1;
+    });
+  };
+  const fit = (w) => {
+    setW(box, w);
+    while (w > 8 && outside()) setW(box, --w);
+    return w;
+  };
+  box.classList.remove("open-rows", "two-cols");
+  // (wide: a chow or a pung with its claimed tile turned is 3.7 tiles across; a kong's 4.7 makes
+  // them smaller only once there is one: a kong's width for all left 20 px tiles at 1024x768;
+  // upright, up to a 30th of the height: 24 px left a tablet's strip half empty)
+  let w = fit(Math.floor(wide ? Math.min(cap, (box.clientWidth - 4) / 3.7) : Math.min(Math.max(24, innerHeight / 30), (box.clientWidth - 4) / 1.25)));
+  if (!wide && w < 20) w = twoColumns(box, w, fit);
+  // a hand laid open at the end: a column of tiles lying across the strip, or upright in rows
+  // where that makes them larger (held sideways, a phone's column left them 14-16 px)
+  if (box.querySelector(".revealed")) {
+    box.classList.add("open-rows");
+    const across = fit(Math.floor(Math.min(cap, (box.clientWidth - 5) / 2)));
+    if (across <= w) { box.classList.remove("open-rows"); fit(w); }
+  }
+}
+// a strip's height changes with the rows around it after it was fitted (the top seat's, the
+// controls' as the claim buttons and the hints find their room): fitted again, else its last
+// flowers were cut off (CI, 360x640)
+const sideObserver = new ResizeObserver((entries) => {
+  if (!$("table").hidden && state && state.view) for (const e of entries) fitSide(e.target);
+});
+for (const pos of [1, 3]) sideObserver.observe($("pos-" + pos));
 
 // Upright, a side seat's melds two abreast where one column of them left small tiles (four melds
 // and flowers at 360x640: 14 px): kept where its tiles are larger (18 px), else one column again.
@@ -933,7 +989,12 @@ function fitPond() {
     const width = pond.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight) - 4 * gap - parts[0] - parts[1];
     const across = Math.min(rows(2), rows(0));  // the one with fewer rows has the larger tiles
     const sideH = (height - 6) / 6 * 0.75, midH = ((height - (parseFloat(cs.rowGap) || 0)) / 2 - across) / across * 0.75;
-    const needs = (w) => [rows(3) * (Math.min(w, sideH) + 1), 6 * (Math.min(w, midH) + 1), rows(1) * (Math.min(w, sideH) + 1)];
+    // the top and bottom pools first, 18 px where their height allows it, the side pools what is
+    // left (one width for all four fell to 14 px in every pool once a side pool had four or five
+    // rows); a pool's tiles are w - 0.5 px rounded down, 1 px apart (fitPool)
+    const least = Math.min(18, midH);
+    const col = (n, w) => n * (w + 1.5);
+    const needs = (w) => [col(rows(3), Math.min(w, sideH)), col(6, Math.max(least, Math.min(w, midH))), col(rows(1), Math.min(w, sideH))];
     let lo = 4, hi = poolCap();
     for (let i = 0; i < 20 && hi - lo > 0.05; i++) { const w = (lo + hi) / 2; if (needs(w).reduce((a, b) => a + b) <= width) lo = w; else hi = w; }
     const [left, mid, right] = needs(lo).map((n) => n.toFixed(2));
@@ -1193,8 +1254,7 @@ function showHandEnd(msg) {
   // each seat's score (局分) after the hand, beside its change
   const scores = msg.scores && places ? [0, 1, 2, 3].map((s) => msg.scores[places[s]]) : null;
   const title = LANG === "zh" ? `第 ${msg.hand_number + 1} 盘结束` : `${t("handEnd")} (${t("hand")} ${msg.hand_number + 1})`;
-  const parts = [el("h2", {}, title),
-    ...handResultParts(r, names, r.winning_hand, msg.explain, scores)];
+  const parts = [el("h2", {}, title), ...endColumns(handResultParts(r, names, r.winning_hand, msg.explain, scores))];
   parts.push(el("p", {class: "muted", id: "next-hand"}, ""));
   // the hand just over (not an older one brought back): Continue says we are ready for the next
   // (a watcher has no seat to be ready for: Close)
@@ -1213,6 +1273,17 @@ function showHandEnd(msg) {
   showOverlay("hand_end", parts, buttons);
   if (live && readySent === msg.hand_number) $("continue").disabled = true;
   tick();
+}
+
+// The end of a hand's parts, its fans and its payments and scores in two columns that a large
+// screen sets side by side (app.css .end-cols): in one, a 1080 px screen's box had to be narrow
+// (576 px, its text 16 px) to keep its height.
+function endColumns(parts) {
+  const fans = parts.filter((p) => p.matches(".fans, .not-counted"));
+  if (!fans.length) return parts;
+  const top = parts.filter((p) => p.matches(".winner, .win-hand"));
+  const rest = parts.filter((p) => !top.includes(p) && !fans.includes(p));
+  return [...top, el("div", {class: "end-cols"}, el("div", {class: "end-fans"}, fans), el("div", {class: "end-pay"}, rest))];
 }
 
 // Each place's rank by its score: 1 and one more for every higher score, shared by a tie ("2=").
