@@ -33,7 +33,7 @@ from test_web_layout import (
     SETTLE,
     SIDE_MELDS,
 )
-from test_web_table_audit5 import ACTION_ROWS, EVERY_CLAIM_STATE
+from test_web_table_audit5 import ACTION_ROWS, EVERY_CLAIM_STATE, ONE_CHOW
 
 SIZES = {
     "small-phone": {"width": 360, "height": 640},
@@ -201,12 +201,6 @@ def test_seven_claims_keep_one_row_on_a_small_phone_held_sideways(
     page.context.close()
 
 
-# A claim of one chow (and pass) offered.
-ONE_CHOW = """() => {
-  state = {...state, must_act: true, view: {...state.view, phase: "respond", last_discard: "W3", drawn: null,
-    legal_actions: ["chow W1W2W3", "pass"]}};
-  renderTable();
-}"""
 # The claim buttons' span, the hand's and the pond's middles, and the rest of the controls' row.
 CLAIM_PLACE = """() => {
   const buttons = [...document.querySelectorAll('#actions button')].map((b) => b.getBoundingClientRect());
