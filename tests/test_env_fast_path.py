@@ -44,7 +44,7 @@ def test_encode_game_equals_encode_view(rules: TableRules) -> None:
                     mask = np.zeros(235, dtype=np.int8)
                     for action in view.legal_actions:
                         mask[action_index(action, claimed)] = 1
-                    assert np.array_equal(table.mask_arrays[seat], mask)
+                    assert np.array_equal(table.mask_array(seat), mask)
             if game.is_over:
                 break
             seat = game.to_act[0]
@@ -118,3 +118,33 @@ def test_the_board_follows_claims_and_kongs(rules: TableRules) -> None:
                 index = rng.choice([i for i in legal if i != PASS_INDEX] or legal)
             table.play(seat, index)
     assert melds > 200  # the policy did declare
+
+
+@pytest.mark.parametrize("rules", VARIANTS)
+def test_a_table_pickles_and_copies_mid_hand(rules: TableRules) -> None:
+    """A table's masks to act live in its board's buffer (views, which no pickle keeps): a
+    pickled or copied table reads the game afresh, and plays on exactly as the original."""
+    import copy
+    import pickle
+
+    for hand in range(6):
+        table = Table(rules)
+        table.new_hand(seed=50 + hand)
+        rng = random.Random(hand)
+        steps = 0
+        while not table.game.is_over:
+            seat = table.game.to_act[0]
+            table.refresh(seat)
+            if steps == 7 * hand + 3:
+                original = table
+                table = pickle.loads(pickle.dumps(table)) if hand % 2 else copy.deepcopy(table)
+                assert table.game is not original.game
+                for s in range(4):  # the copy's every seat as the original's
+                    a, b = original.observe(s), table.observe(s)
+                    assert np.array_equal(a["observation"], b["observation"])
+                    assert np.array_equal(a["action_mask"], b["action_mask"])
+            table.play(seat, rng.choice(sorted(table.builders[seat].actions)))
+            steps += 1
+        for seat in range(4):
+            assert np.array_equal(table.observation(seat), by_view(table.game, seat))
+            assert np.array_equal(table.mask(seat), np.zeros(235, dtype=np.int8))

@@ -15,8 +15,8 @@ import numpy as np
 import numpy.typing as npt
 
 from guobiao.env.observation import GATHER, Board
-from guobiao.env.spaces import N_ACTIONS, MaskBuilder
-from guobiao.table.game import Game, IllegalActionError
+from guobiao.env.spaces import _ENGINE_ACTION, N_ACTIONS, MaskBuilder
+from guobiao.table.game import Action, Game, IllegalActionError
 from guobiao.table.rules import COMPETITION, TableRules
 from guobiao.table.wall import Deal
 
@@ -45,12 +45,27 @@ class Table:
         self.illegal_action = illegal_action
         self.game = Game(rules, 0)
         self.board = Board()
+        # each seat's two masks (spaces.MaskBuilder): its mask to act, within the board's
+        # ``held`` (its discards the kinds the board keeps), and its mask at other moments
+        held = memoryview(self.board.held)
+        to_act = np.frombuffer(self.board.held, dtype=np.int8)
         self.masks = [bytearray(N_ACTIONS) for _ in range(4)]
-        self.mask_arrays = [np.frombuffer(m, dtype=np.int8) for m in self.masks]
-        self.builders = [MaskBuilder() for _ in range(4)]
+        self.mask_arrays = [
+            (np.frombuffer(m, dtype=np.int8), to_act[N_ACTIONS * s : N_ACTIONS * (s + 1)])
+            for s, m in enumerate(self.masks)
+        ]  # by seat: the other mask's array, the mask to act's (as builder.acting indexes)
+        self.builders = [
+            MaskBuilder(held[N_ACTIONS * s : N_ACTIONS * (s + 1)], m)
+            for s, m in enumerate(self.masks)
+        ]
         self.filled = [-1, -1, -1, -1]  # the state version each seat's buffers were filled at
         self.version = 0
         self.seeds = random.Random()
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # a copy starts afresh from the game (its board and masks share buffers, which are
+        # read again: no pickle keeps a view of another object's memory)
+        return (_restored, (self.rules, self.illegal_action, self.game, self.seeds, self.version))
 
     def seed(self, seed: int | float | str | bytes | bytearray | None) -> None:
         """Reseed the generator of hand seeds (``None``: from the operating system)."""
@@ -68,10 +83,19 @@ class Table:
 
     def refresh(self, seat: int) -> None:
         """Fill ``seat``'s mask, unless it is current (the legal actions as indices)."""
-        if self.filled[seat] == self.version:
+        version = self.version
+        if self.filled[seat] == version:
             return
-        self.builders[seat].fill(self.masks[seat], self.game, seat)
-        self.filled[seat] = self.version
+        board = self.board  # first the board: its kinds held are the discards of a mask
+        if board.state != version:
+            board.sync(self.game)
+            board.state = version
+        self.builders[seat].fill(self.game, seat)
+        self.filled[seat] = version
+
+    def mask_array(self, seat: int) -> npt.NDArray[np.int8]:
+        """``seat``'s mask as last filled (:meth:`refresh`): the array itself, not a copy."""
+        return self.mask_arrays[seat][self.builders[seat].acting]
 
     def observation(self, seat: int) -> npt.NDArray[np.int16]:
         """``seat``'s observation now, a new array: the same as from ``game.view(seat)``
@@ -82,21 +106,22 @@ class Table:
         """A copy of ``seat``'s observation and mask now."""
         game = self.game
         version = self.version
-        if self.filled[seat] != version:  # refresh(seat), inline
-            self.builders[seat].fill(self.masks[seat], game, seat)
-            self.filled[seat] = version
         board = self.board  # board.observe(game, seat, version), inline
         if board.state != version:
             board.sync(game)
             board.state = version
+        builder = self.builders[seat]
+        if self.filled[seat] != version:  # refresh(seat), inline (after the board's sync)
+            builder.fill(game, seat)
+            self.filled[seat] = version
         return {
             "observation": board.array.take(GATHER[seat << 2 | game.current], None, None, "wrap"),
-            "action_mask": self.mask_arrays[seat].copy(),
+            "action_mask": self.mask_arrays[seat][builder.acting].copy(),
         }
 
     def mask(self, seat: int) -> npt.NDArray[np.int8]:
         self.refresh(seat)
-        return self.mask_arrays[seat].copy()
+        return self.mask_array(seat).copy()
 
     def play(self, seat: int, index: SupportsInt) -> int:
         """Apply ``seat``'s action by index (an index outside its mask: see ``illegal_action``).
@@ -104,7 +129,13 @@ class Table:
         if self.filled[seat] != self.version:
             self.refresh(seat)
         game = self.game
-        action = self.builders[seat].action(int(index))
+        i = index if type(index) is int else int(index)
+        builder = self.builders[seat]
+        # builder.action(i), inline for the usual fill: the mask tells the engine's action
+        if builder.direct and 0 <= i < N_ACTIONS and builder.mask[i]:
+            action: Action | None = _ENGINE_ACTION[i]
+        else:
+            action = builder.action(i)
         if action is None:
             if self.illegal_action == "raise" or seat not in game.to_act:
                 legal = sorted(self.builders[seat].actions)
@@ -121,3 +152,14 @@ class Table:
     def rewards(self) -> tuple[int, int, int, int]:
         result = self.game.result
         return result.deltas if result is not None else (0, 0, 0, 0)
+
+
+def _restored(
+    rules: TableRules, illegal_action: str, game: Game, seeds: random.Random, version: int
+) -> Table:
+    """The table of :meth:`Table.__reduce__`: a new one playing on ``game``."""
+    table = Table(rules, illegal_action)
+    table.game = game
+    table.seeds = seeds
+    table.version = version
+    return table

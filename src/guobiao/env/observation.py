@@ -47,6 +47,7 @@ numpy gather from it. Both give the same vector (tests/test_env_fast_path.py).
 
 from __future__ import annotations
 
+import sys
 from array import array
 from collections.abc import Sequence
 from typing import Any, Final
@@ -55,6 +56,7 @@ import numpy as np
 import numpy.typing as npt
 
 from guobiao.core.melds import Meld, MeldKind
+from guobiao.env.spaces import N_ACTIONS
 from guobiao.table.game import Game, LiveSeat, Phase, SeatView
 
 __all__ = [
@@ -394,6 +396,7 @@ class Board:
         "_keys",
         "_melds",
         "_over",
+        "_phase",
         "_pools",
         "_seen",
         "_segments",
@@ -402,6 +405,8 @@ class Board:
         "_tile_at",
         "array",
         "buffer",
+        "data",
+        "held",
         "state",
     )
 
@@ -410,7 +415,14 @@ class Board:
         # than an array('h'), which parses each value it stores), read by numpy without a copy
         data = bytearray(_S_START.tobytes())
         self.buffer = memoryview(data).cast("h")
+        # the same cells as bytes: the hot paths write a count (0-255) as the cell's low byte
+        # (_byte), cheaper than an int16 item; a cell written so never holds a negative value
+        self.data = data
         self.array: npt.NDArray[np.int16] = np.frombuffer(data, dtype=np.int16)
+        # Each seat's mask to act (N_ACTIONS bytes a seat, seat by seat): 1 at each kind of
+        # tile the seat holds, its discards, kept with the hand sections; the mask's other
+        # actions (a win, kongs) are the masks' own to write (spaces.MaskBuilder).
+        self.held = bytearray(4 * N_ACTIONS)
         self._source: list[int] | None = None  # the game's public_changes (its identity)
         # a token of the game state the buffer holds (observe's ``state``), None: unknown
         self.state: object = None
@@ -422,6 +434,7 @@ class Board:
     def reset(self) -> None:
         """Forget the hand: the next :meth:`sync` writes everything."""
         self.buffer[:] = _S_START
+        self.held[:] = _NO_HELD
         self._source = None
         self.state = None
         self._segments: list[int] | None = None
@@ -429,7 +442,8 @@ class Board:
         self._keys = [-1, -1, -1, -1]
         self._melds: list[tuple[tuple[Meld, ...], tuple[Meld, ...]]] = [((), ())] * 4
         self._pools: list[list[int]] = [[], [], [], []]
-        self._tile_at = -1
+        self._tile_at = -1  # the low byte of the one tile plane cell set (drawn or claimable)
+        self._phase = 0  # the phase cell's value
         self._over = False
         self._seen = 0
 
@@ -453,7 +467,7 @@ class Board:
             self._source = changes
             buf[_S_ROUND] = game.round_wind
             self._segments = game.segments_left
-            hands: list[int] = []
+            hands = bytearray()
             for a in (0, 1, 2, 3):  # everything read whole
                 st = game.live_seat(a)
                 self._keys[a] = (st.melds_version << 5 | len(st.flowers)) << 1
@@ -462,41 +476,53 @@ class Board:
                 buf[_S_FLOWERS + a] = len(st.flowers)
                 if st.river:
                     self._write_pool(a, st.river)
-                hands.extend(st.counts[:34])
-            held = np.array(hands, dtype=np.int16)
+                hands += st.counts[:34]
+                self._held_again(st, a)
+            held = np.frombuffer(hands, dtype=np.uint8)  # (no int made of each count)
             self.array[_S_HAND : _S_HAND + 136] = held
             self.array[_S_UNSEEN : _S_UNSEEN + 136] -= held
             self._seen = len(changes)
             self._sync_wall(game)
+        data = self.data
         seen = self._seen
-        if len(changes) != seen:
-            self._seen = len(changes)
+        end = len(changes)
+        if end != seen:
+            self._seen = end
             stale = self._stale
-            for e in changes[seen:]:
+            kinds = self.held
+            while seen < end:  # (no slice of the list made)
+                e = changes[seen]
+                seen += 1
                 if e > 3:  # a draw: (tile + 1) << 2 | seat; the hand's count, its unseen count
-                    at = _DRAW_AT[e]
-                    buf[at] += 1
-                    buf[_S_UNSEEN + at] -= 1
+                    at, unseen, kind = _DRAW_AT[e]
+                    count = data[at] + 1
+                    data[at] = count
+                    if count == 1:  # a kind the seat did not hold
+                        kinds[kind] = 1
+                    data[unseen] -= 1
                     segments = self._segments
                     if segments is None:
-                        buf[_S_WALL] = game.wall_remaining
+                        data[_WALL_BYTE] = game.wall_remaining
                     else:  # Botzone: from the seat's own segment; the wall is their sum
-                        buf[_S_SEG + (e & 3)] = segments[e & 3]
-                        buf[_S_WALL] = sum(segments)
+                        data[_SEG_BYTE[e & 3]] = segments[e & 3]
+                        data[_WALL_BYTE] = sum(segments)
                 elif e < 0:  # a discard: ~(tile << 2 | seat), from the hand to the pool
-                    a, code, at, order, u1, u2, u3 = _DISCARD_AT[~e]
-                    buf[at] -= 1  # the discarder's unseen count does not change
+                    a, code, at, pooled, order, u1, u2, u3, kind = _DISCARD_AT[~e]
+                    count = data[at] - 1  # the discarder's unseen count does not change
+                    data[at] = count
+                    if not count:  # its last one
+                        kinds[kind] = 0
                     prev = self._pools[a]
                     m = len(prev)
                     if m < DISCARD_SLOTS:
-                        buf[_S_POOLC + at] += 1
-                        buf[order + m] = code
+                        data[pooled] += 1
+                        data[order + 2 * m] = code
                         prev.append(code - 1)
-                        buf[u1] -= 1
-                        buf[u2] -= 1
-                        buf[u3] -= 1
+                        data[u1] -= 1
+                        data[u2] -= 1
+                        data[u3] -= 1
                     else:  # the pool is rewritten (the latest 32), below
-                        buf[_S_UNSEEN + at] += 1
+                        buf[_S_UNSEEN + (at >> 1)] += 1
                         stale.add(a)
                 else:  # anything else: the seat is read again once the batch is in
                     stale.add(e)
@@ -506,26 +532,31 @@ class Board:
                     if not self._sync_seat(game, a, False):
                         self._sync_hand(game, a)
                         reread = True
+                    self._held_again(game.live_seat(a), a)
                 stale.clear()
                 if reread:
                     self._sync_wall(game)  # a flower shown (1998) is a tile drawn
         # the one tile plane set: the drawn tile (ACT after a draw) or the claimable one
         if phase is _ACT:
             tile = game.drawn_tile
-            at = -1 if tile is None else _S_DRAWN + tile
-            buf[_S_PHASE] = 0
+            at = -1 if tile is None else _DRAWN_BYTE[tile]
+            code = 0
         elif phase is _OVER:
             at = -1
+            code = 3
             if not self._over:
                 self._end(game)
         else:
-            at = _S_CLAIM + (game.claimable_tile or 0)
-            buf[_S_PHASE] = 1 if phase is _RESPOND else 2
+            at = _CLAIM_BYTE[game.claimable_tile or 0]
+            code = 1 if phase is _RESPOND else 2
+        if code != self._phase:
+            data[_PHASE_BYTE] = code
+            self._phase = code
         if at != self._tile_at:
             if self._tile_at >= 0:
-                buf[self._tile_at] = 0
+                data[self._tile_at] = 0
             if at >= 0:
-                buf[at] = 1
+                data[at] = 1
             self._tile_at = at
 
     def _sync_wall(self, game: Game) -> None:
@@ -542,7 +573,6 @@ class Board:
         """The hand is over: every meld is shown, the winner's hand takes the winning tile."""
         buf = self.buffer
         self._over = True
-        buf[_S_PHASE] = 3
         for a in (0, 1, 2, 3):
             self._sync_seat(game, a, True)
             self._sync_hand(game, a)
@@ -551,6 +581,11 @@ class Board:
         if result is not None:
             for a, delta in enumerate(result.deltas):
                 buf[_S_SCORES + a] = delta
+
+    def _held_again(self, st: LiveSeat, a: int) -> None:
+        """Seat ``a``'s kinds held (:attr:`held`) read again."""
+        at = N_ACTIONS * a
+        self.held[at : at + 34] = st.counts[:34].translate(_HELD)
 
     def _sync_hand(self, game: Game, a: int) -> None:
         """Seat ``a``'s hand section (and its unseen counts) to its concealed tiles."""
@@ -735,22 +770,48 @@ class Board:
             buf[order + i] = t + 1
 
 
-_DRAW_AT: Final = tuple(34 * (e & 3) + (e >> 2) - 1 for e in range(4 * 43))
-"""A draw entry of ``Game.changes`` -> the cell of the tile in the seat's hand section."""
+_LOW: Final = 0 if sys.byteorder == "little" else 1
+
+
+def _byte(cell: int) -> int:
+    """The index in :attr:`Board.data` of a cell's low byte."""
+    return 2 * cell + _LOW
+
+
+_DRAW_AT: Final = tuple(
+    (
+        _byte(34 * (e & 3) + (e >> 2) - 1),
+        _byte(_S_UNSEEN + 34 * (e & 3) + (e >> 2) - 1),
+        N_ACTIONS * (e & 3) + (e >> 2) - 1,
+    )
+    for e in range(4 * 43)
+)
+"""A draw entry of ``Game.changes`` -> the bytes of the tile's cells in the seat's hand section
+and in its unseen counts, and its byte in :attr:`Board.held`."""
 _DISCARD_AT: Final = tuple(
     (
         a,
         t + 1,
-        34 * a + t,
-        _S_POOLO + DISCARD_SLOTS * a,
-        *(_S_UNSEEN + 34 * b + t for b in range(4) if b != a),
+        _byte(34 * a + t),
+        _byte(_S_POOLC + 34 * a + t),
+        _byte(_S_POOLO + DISCARD_SLOTS * a),
+        *(_byte(_S_UNSEEN + 34 * b + t) for b in range(4) if b != a),
+        N_ACTIONS * a + t,
     )
     for t in range(34)
     for a in range(4)
 )
 """A discard entry ``~(t << 2 | a)`` inverted -> the seat ``a``, the tile's code in a pool
-(``t + 1``), its cell in the seat's hand section (``34a + t``), the seat's pool order and the
-tile's cells in the three other seats' unseen counts."""
+(``t + 1``) and the bytes of: the tile's cell in the seat's hand section and in its pool counts,
+the seat's first pool order cell (2 bytes a cell), the tile's cells in the three other seats'
+unseen counts, and its byte in :attr:`Board.held`."""
+_NO_HELD: Final = bytes(4 * N_ACTIONS)
+_HELD: Final = bytes([0] + [1] * 255)  # a count -> 1 if any is held (bytes.translate)
+_DRAWN_BYTE: Final = tuple(_byte(_S_DRAWN + t) for t in range(34))
+_CLAIM_BYTE: Final = tuple(_byte(_S_CLAIM + t) for t in range(34))
+_SEG_BYTE: Final = tuple(_byte(_S_SEG + a) for a in range(4))
+_WALL_BYTE: Final = _byte(_S_WALL)
+_PHASE_BYTE: Final = _byte(_S_PHASE)
 _UNSEEN_OF_SELF: Final = tuple((_S_UNSEEN + 34 * a,) for a in range(4))
 _UNSEEN_OF_OTHERS: Final = tuple(
     tuple(_S_UNSEEN + 34 * b for b in range(4) if b != a) for a in range(4)

@@ -137,35 +137,61 @@ def describe(index: SupportsIndex) -> str:
 
 
 class MaskBuilder:
-    """Fills a preallocated ``int8`` mask from a seat's legal actions (``Game.legal_actions``)
+    """Fills one seat's ``int8`` action mask from its legal actions (``Game.legal_actions``)
     and remembers, per set index, the engine's own action object.
+
+    A seat has two masks, each kept from one fill to the next (a fill clears only what the last
+    fill of the same mask set): ``to_act``, its mask while it is to discard or declare, whose
+    discards are kept equal to the kinds of tile it holds by someone else (the table's board,
+    :attr:`guobiao.env.observation.Board.held`), a fill writing the other actions (a win,
+    kongs); and ``other``, its mask at any other moment (claims and a pass, or nothing).
+    ``mask`` is the one the last fill wrote, ``acting`` tells which.
 
     Actions are looked up by identity first (the engine hands out the same objects every time;
     each one is kept referenced here, so its id cannot be reused), by value otherwise.
     """
 
-    __slots__ = ("_by_id", "_indices", "_legal", "_mask")
+    __slots__ = (
+        "_by_id",
+        "_indices",
+        "_legal",
+        "_other",
+        "_other_set",
+        "_to_act",
+        "_to_act_set",
+        "acting",
+        "direct",
+        "mask",
+    )
 
-    def __init__(self) -> None:
+    def __init__(self, to_act: memoryview, other: bytearray) -> None:
         self._by_id: dict[int, tuple[Action, int]] = {}
         self._legal: tuple[Action, ...] = ()  # the last fill's actions, when _indices is set
         # their indices, or None when they are all the engine's own objects (chows too): then
         # the mask itself tells which are set, and _ENGINE_ACTION which action each one is
         self._indices: list[int] | None = []
-        self._mask = bytearray(N_ACTIONS)
+        self._to_act = to_act
+        self._other = other
+        self._to_act_set: list[int] = []  # what the last fills set, to clear (never a discard
+        self._other_set: list[int] = []  # of the mask to act: those are the board's)
+        self.mask: memoryview | bytearray = other
+        self.acting = False
+        # True when the last fill's actions are all the engine's own: a set index ``i`` of the
+        # mask is then the action ``_ENGINE_ACTION[i]`` (what :meth:`action` returns)
+        self.direct = False
 
     @property
     def actions(self) -> dict[int, Action]:
         """The set indices of the last fill -> the engine's action."""
         if self._indices is None:
-            mask = self._mask
+            mask = self.mask
             return {i: a for i, a in enumerate(_ENGINE_ACTION) if mask[i] and a is not None}
         return dict(zip(self._indices, self._legal, strict=True))
 
     def action(self, index: int) -> Action | None:
         """The engine's action of a set index of the last fill, or None if it is not set."""
         if self._indices is None:
-            if 0 <= index < N_ACTIONS and self._mask[index]:
+            if 0 <= index < N_ACTIONS and self.mask[index]:
                 return _ENGINE_ACTION[index]
             return None
         try:
@@ -184,17 +210,24 @@ class MaskBuilder:
             self._by_id[id(action)] = (action, index)
         return index
 
-    def fill(self, mask: bytearray, game: Game, seat: int) -> None:
-        """Zero ``mask`` (a bytearray of :data:`N_ACTIONS`) and set the indices of
-        ``game.legal_actions(seat)``."""
+    def fill(self, game: Game, seat: int) -> None:
+        """Set the mask of ``game.legal_actions(seat)`` now: the mask to act (its discards
+        kept by the board, read the same moment) or the other one."""
         legal = game.legal_actions(seat, False)  # the discards apart: any kind held, in ACT
-        self._mask = mask
         self._indices = None
+        self.direct = True
+        mask: memoryview | bytearray
         if seat == game.current and game.phase is _ACT:
-            mask[:_DISCARD_END] = game.live_seat(seat).counts[:_DISCARD_END].translate(_HELD)
-            mask[_DISCARD_END:] = _ZEROS_AFTER_DISCARDS
+            mask = self._to_act
+            done = self._to_act_set
+            self.acting = True
         else:
-            mask[:] = _ZEROS
+            mask = self._other
+            done = self._other_set
+            self.acting = False
+        self.mask = mask
+        while done:
+            mask[done.pop()] = 0
         engine = _ENGINE_INDEX  # read directly (not a bound .get): compiled, a C dict look-up
         for action in legal:
             index = engine.get(id(action), -1)
@@ -203,22 +236,28 @@ class MaskBuilder:
                 shift = _ENGINE_CHOW.get(id(action), -1)
                 if shift >= 0 and claimed is not None:
                     index = shift + claimed
-            if index < 0:  # not the engine's object
-                legal = game.legal_actions(seat)
-                indices = [self.index(a, claimed) for a in legal]
-                mask[:] = _ZEROS
-                for index in indices:
-                    mask[index] = 1
-                self._legal = legal
-                self._indices = indices
+            if index < 0:  # not the engine's object: every legal action by value
+                self._fill_by_value(game, seat, claimed)
                 return
             mask[index] = 1
+            done.append(index)
+
+    def _fill_by_value(self, game: Game, seat: int, claimed: int | None) -> None:
+        legal = game.legal_actions(seat)
+        indices = [self.index(a, claimed) for a in legal]
+        other = self._other
+        other[:] = _ZEROS
+        for index in indices:
+            other[index] = 1
+        self._other_set[:] = indices
+        self.mask = other
+        self.acting = False
+        self._legal = legal
+        self._indices = indices
+        self.direct = False
 
 
 _ZEROS: Final = bytes(N_ACTIONS)
-_DISCARD_END: Final = CHOW  # the discards are the indices 0-33
-_ZEROS_AFTER_DISCARDS: Final = bytes(N_ACTIONS - _DISCARD_END)
-_HELD: Final = bytes([0] + [1] * 255)  # a count -> 1 if any is held (bytes.translate)
 _ACT: Final = Phase.ACT  # an Enum member read once (3.11: a slow look-up)
 
 # The engine's own action objects (module constants, alive as long as guobiao.table.game is): their
@@ -244,6 +283,7 @@ _ENGINE_CHOW: Final[dict[int, int]] = {
 }
 # index -> that engine object (a chow's three indices, one for each claimed tile: its chow)
 _ENGINE_ACTION: Final[list[Action | None]] = [None] * N_ACTIONS
+
 for _low in _CHOW_LOWS:
     for _claimed in (_low, _low + 1, _low + 2):
         _ENGINE_ACTION[chow_index(_low, _claimed)] = _game._CHOW[_low]

@@ -192,6 +192,30 @@ _CHOW_MELDS: Final = {
 }
 
 
+_PLAIN: Final = tuple(range(34))  # a tile as a plain int
+
+_NEAR: Final = tuple(
+    tuple(u for u in range(t - 2, t + 3) if u != t and 0 <= u < 27 and u // 9 == t // 9)
+    if t < 27
+    else ()
+    for t in range(34)
+)
+"""The tiles within two ranks of a tile in its suit (none for an honour)."""
+
+
+def _isolated(counts: bytearray, drawn: int, discarded: int) -> bool:
+    """Whether the tile ``drawn`` (then ``discarded`` another) met no copy of itself and no tile
+    within two ranks in its suit in the hand it joined: it is then in no set, partial set or pair
+    of any reading of the hand, so that the regular shape is no nearer to ready with it, the only
+    shape with two melds or more (:func:`guobiao.core.shanten.shanten`)."""
+    if counts[drawn] != 1:
+        return False
+    for u in _NEAR[drawn]:  # noqa: SIM110 (a loop: a generator in all() is a call, 3.11)
+        if counts[u] or u == discarded:
+            return False
+    return True
+
+
 class Phase(Enum):
     ACT = "act"
     RESPOND = "respond"
@@ -680,6 +704,10 @@ class Game:
             self._wall.left if isinstance(self._wall, SegmentWall) else None
         )
         self._seats = [LiveSeat() for _ in range(4)]
+        seats = self._seats  # by seat: the seats after it (下家, 对家, 上家), the claims' order
+        self._after = tuple(
+            (seats[(s + 1) & 3], seats[(s + 2) & 3], seats[(s + 3) & 3]) for s in range(4)
+        )
         # What changed, one entry per change, in order, since the hand was dealt (read it, never
         # mutate it), for observers that follow the hand incrementally (the RL environment):
         # ``(t + 1) << 2 | s`` (4 and up): seat ``s`` drew tile ``t`` (``counts[t]`` went up by
@@ -690,7 +718,6 @@ class Game:
         # replay); the end of the hand (concealed kongs shown, the winning tile joining the
         # winner's hand) is not an entry. A plain attribute, like ``to_act``: read every step.
         self.changes: list[int] = []
-        self._visible = [0] * 34  # copies on the table: discards, exposed melds
         # the seats to choose and their actions; in ACT without the discards (legal_actions)
         self._pending: dict[int, tuple[Action, ...]] = {}
         self._responses: dict[int, Action] = {}
@@ -735,13 +762,20 @@ class Game:
                 return
         for seat in range(1, 4):
             self._update_waits(seat)
+        # the dealer's 14 are judged as if ``last`` had been drawn: its waits are those of the
+        # 13 others, and the 14 are a complete hand when ``last`` is one of them
         dealer = self._seats[0]
-        if shanten(dealer.counts[:34], 0) == -1:
-            last = self._best_dealt_win(last)
-        self._last_tile = last  # the dealer's 14 are judged as if ``last`` had been drawn
         dealer.counts[last] = dealer.counts[last] - 1
         self._update_waits(0)
         dealer.counts[last] = dealer.counts[last] + 1
+        if last in dealer.waits:  # a complete hand dealt names its winning tile
+            best = self._best_dealt_win(last)
+            if best != last:
+                last = best
+                dealer.counts[last] = dealer.counts[last] - 1
+                self._update_waits(0)
+                dealer.counts[last] = dealer.counts[last] + 1
+        self._last_tile = last
         self._enter_act(0, True, False)
 
     def _best_dealt_win(self, last: int) -> int:
@@ -859,11 +893,12 @@ class Game:
         self._just_chowed = False
         if kind is _K_DISCARD:
             assert action.tile is not None
-            tile: int = action.tile  # read as an int (compiled: no call of int())
+            # a plain int from here on (every pool, claim and observer reads it): the
+            # interpreter's fast paths of indexing and arithmetic take no int subclass (a Tile)
+            tile = _PLAIN[action.tile]
             s.counts[tile] = s.counts[tile] - 1
             s.river.append(tile)
             self.changes.append(~(tile << 2 | seat))  # a discard (Game.changes)
-            self._visible[tile] = self._visible[tile] + 1
             if tile != self.drawn_tile:
                 # The waits after a discard, the hand having changed by one tile in (a draw or
                 # a claim) and one out since they were last computed: one tile in lowers the
@@ -877,7 +912,13 @@ class Game:
                 if floor > 0 and melds - s.floor_melds <= 1:  # its waits are empty already
                     s.floor = floor
                     s.floor_melds = melds
-                else:
+                elif not (
+                    floor == 0
+                    and melds >= 2
+                    and melds == s.floor_melds
+                    and self.drawn_tile is not None
+                    and _isolated(s.counts, self.drawn_tile, tile)
+                ):  # (else the bound stands: the tile drawn was of no use)
                     self._update_waits(seat)
             # else the tile just drawn: the hand is as before the draw, and so are its waits
             self._last_tile = tile
@@ -897,7 +938,6 @@ class Game:
             assert action.tile is not None
             tile = action.tile
             s.counts[tile] = s.counts[tile] - 1
-            self._visible[tile] = self._visible[tile] + 1
             at = next(i for i, m in enumerate(s.melds) if m.kind is _M_PUNG and m.tile == tile)
             old = s.melds[at]
             s.melds[at] = _KONG_MELDS[tile][old.offered_by or 0]
@@ -915,10 +955,7 @@ class Game:
             wall_left = self._wall.remaining > 0
         else:
             wall_left = segments[(discarder + 1) & 3] > 0
-        seats = self._seats
-        s1 = seats[(discarder + 1) & 3]
-        s2 = seats[(discarder + 2) & 3]
-        s3 = seats[(discarder + 3) & 3]
+        s1, s2, s3 = self._after[discarder]
         chows: Sequence[Action] = ()
         if wall_left and tile < 27:  # 吃 only from 上家, only suits
             counts = s1.counts
@@ -944,6 +981,7 @@ class Game:
         pending: dict[int, tuple[Action, ...]] = {}
         barred = self._barred
         false_wins = self.false_wins
+        seats = self._seats
         for step in (1, 2, 3):
             seat = (discarder + step) & 3
             s = seats[seat]
@@ -1045,21 +1083,18 @@ class Game:
             for u in (low, low + 1, low + 2):
                 if u != tile:
                     s.counts[u] = s.counts[u] - 1
-                    self._visible[u] = self._visible[u] + 1
             s.melds.append(_CHOW_MELDS[low * 12 + offered * 3 + tile - low])
             s.melds_version += 1
             self._just_chowed = True
             self._enter_act(seat, False, False)
         elif action.kind is _K_PUNG:
             s.counts[tile] = s.counts[tile] - 2
-            self._visible[tile] = self._visible[tile] + 2
             s.melds.append(_PUNG_MELDS[tile][offered])
             s.melds_version += 1
             self._just_chowed = False
             self._enter_act(seat, False, False)
         else:
             s.counts[tile] = s.counts[tile] - 3
-            self._visible[tile] = self._visible[tile] + 3
             s.melds.append(_KONG_MELDS[tile][offered])
             s.melds_version += 1
             self._just_chowed = False
@@ -1086,7 +1121,7 @@ class Game:
 
     # -- internals: winning -------------------------------------------------------------------
     def _win_context(self, seat: int, tile: int, *, self_drawn: bool, robbing: bool) -> WinContext:
-        visible = self._visible[tile]
+        visible = self._shown(tile)
         # 和绝张: the other three copies are on the table (a discarded winning tile is one of them).
         fourth = visible == (3 if self_drawn else 4) and not robbing
         # 妙手回春 / 海底捞月 (Botzone: the segment of the seat after the drawer or discarder is
@@ -1108,6 +1143,16 @@ class Game:
             round_wind=self.round_wind,
             flowers=flowers,
         )
+
+    def _shown(self, tile: int) -> int:
+        """The copies of ``tile`` on the table: in the discard pools and the exposed melds."""
+        shown = 0
+        for s in self._seats:
+            shown += s.river.count(tile)
+            for meld in s.melds:
+                if meld.kind is not _M_CONCEALED_KONG:
+                    shown += meld.tiles.count(TILES[tile])
+        return shown
 
     def _win_hand(self, seat: int, tile: int, self_drawn: bool) -> Hand:
         s = self._seats[seat]
@@ -1157,7 +1202,6 @@ class Game:
                 old = s.melds[at]
                 s.melds[at] = _PUNG_MELDS[tile][old.offered_by or 0]
                 s.melds_version += 1
-                self._visible[tile] -= 1
             else:
                 self._seats[discarder].river.pop()
             self.changes.append(discarder)
