@@ -47,12 +47,26 @@ function seatingPages(seating) {
   }));
 }
 
+// A player with no place says why (退赛 withdrawn, 停赛 disqualified), as the standings page does:
+// a bare — read as a ranking error from the back of the hall
+function unplaced(r) {
+  if (!r.status || r.status === "ranked") return null;
+  const why = UNRANKED[r.status] || r.status;
+  return why ? el("span", {class: "muted small unranked-why"}, ` (${why})`) : null;
+}
+
 function standingPages(title, rows, team) {
+  // the columns named: two bare numbers side by side (4 620) did not say which was the
+  // standard points (the ranking, 第十一条) and which the match points (its tiebreak)
+  const head = el("thead", {}, el("tr", {},
+    el("th", {}, both("rank")), el("th", {}, both(team ? "team" : "name")),
+    el("th", {class: "num"}, both("standard_points", true)), el("th", {class: "num"}, both("match_points", true))));
   return chunks(rows, ROWS).map((part, i, all) => ({
     title: title + (all.length > 1 ? ` (${i + 1}/${all.length})` : ""),
-    node: el("table", {class: "p-standings"}, el("tbody", {}, part.map((r) => el("tr", {},
+    node: el("table", {class: "p-standings"}, head.cloneNode(true), el("tbody", {}, part.map((r) => el("tr", {"data-row": r.name},
       el("td", {class: "rank"}, r.rank),
-      el("td", {class: "name"}, r.name, team ? el("span", {class: "muted small"}, " " + r.members.join(", ")) : (r.team ? el("span", {class: "muted small"}, " " + r.team) : null)),
+      el("td", {class: "name"}, r.name, team ? el("span", {class: "muted small"}, " " + r.members.join(", ")) : (r.team ? el("span", {class: "muted small"}, " " + r.team) : null),
+        team ? null : unplaced(r)),
       el("td", {class: "num strong"}, r.standard),
       el("td", {class: "num muted"}, r.match))))),
   }));
@@ -89,8 +103,11 @@ async function refresh(version, clock) {
     const session = summary.clock.session || summary.current;
     const pages = [];
     if (session) pages.push(...seatingPages(await api("GET", tApi(NAME, "seating", session))));
-    if (standings.individual.length) pages.push(...standingPages(both("individual_ranking"), standings.individual, false));
-    if (standings.teams.length) pages.push(...standingPages(both("team_ranking"), standings.teams, true));
+    // before any result no standings pages: every player listed — (or every team 1= with 0)
+    // with nothing entered, as the standings page says, is no ranking
+    const results = standings.individual.some((r) => r.status === "ranked");
+    if (results) pages.push(...standingPages(both("individual_ranking"), standings.individual, false));
+    if (results && standings.teams.length) pages.push(...standingPages(both("team_ranking"), standings.teams, true));
     PAGES = pages;
     show();
   } catch (err) {

@@ -124,3 +124,14 @@ function forfeitMark(player) {
 
 // The sessions after a player left the tournament: what the standings show in their place.
 const LEFT_LABELS = {withdrawn: "退赛 withdrawn", disqualified: "停赛 disqualified"};
+
+// why a registered player has no place (the standings' ``status``; 第十二条三(二), 第十三条四), on the
+// standings page and the projector
+const UNRANKED = {
+  "withdrawn": LEFT_LABELS.withdrawn,
+  "disqualified": LEFT_LABELS.disqualified,
+  "substitute": "陪打 substitute only",
+  "disqualified in session": "取消本局成绩 disqualified in session",
+  "byes only": `${term("bye", "zh")} byes only`,
+  "did not play": "未参赛 did not play",
+};

@@ -39,16 +39,6 @@ function byeMark() {
   `${term("bye", "zh")} bye`);
 }
 
-// why a registered player has no place (the standings' ``status``; 第十二条三(二), 第十三条四)
-const UNRANKED = {
-  "withdrawn": LEFT_LABELS.withdrawn,
-  "disqualified": LEFT_LABELS.disqualified,
-  "substitute": "陪打 substitute only",
-  "disqualified in session": "取消本局成绩 disqualified in session",
-  "byes only": `${term("bye", "zh")} byes only`,
-  "did not play": "未参赛 did not play",
-};
-
 // why no place, with the session a player left from (the recorded withdrawal)
 function unrankedWhy(r) {
   const why = UNRANKED[r.status] || r.status;
