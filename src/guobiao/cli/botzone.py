@@ -328,6 +328,11 @@ def _replay_one(console: Console, log: Path, quiet: bool, named: bool) -> int:
         return 2
     try:
         text = read_text(log)
+        if not text.strip():  # nothing in it: say so, and which files replay reads
+            raise LogError(
+                "the file is empty (the first line must be the session header): replay reads "
+                "what guobiao simulate --log-dir, play --log or arena --log-dir writes"
+            )
         report = verify_any(text, lambda: parse_log(text))
     except LogError as err:
         click.echo(f"error: {name}: {_one_line(str(err))}", err=True)
@@ -368,7 +373,7 @@ def _one_line(text: str, limit: int = 500) -> str:
 @click.option(
     "--bot",
     "kind",
-    type=click.Choice(BOT_KINDS),
+    type=click.Choice(BOT_KINDS, case_sensitive=False),
     default="fan",
     show_default=True,
     help="The guobiao bot that chooses.",

@@ -324,7 +324,7 @@ class _CannotWrite(Exception):
 @click.option(
     "--tiles",
     "style",
-    type=click.Choice(["glyph", "chinese", "botzone"]),
+    type=click.Choice(["glyph", "chinese", "botzone"], case_sensitive=False),
     default=None,
     help="How to show tiles [default: glyph on a UTF-8 terminal, else botzone].",
 )
@@ -356,9 +356,9 @@ def play(
 
     \b
     Examples:
-      guobiao play                                  a full session against three FanBots
-      guobiao play --hands 4 --seed 7 --seat S      one round, the same deals as seed 7
-      guobiao play --bots strong                    against the strongest bots
+      guobiao play                               16 hands against three FanBots
+      guobiao play --hands 4 --seed 7 --seat S   one round, the deals of seed 7
+      guobiao play --bots strong                 against the strongest bots
       guobiao play --bots fan,efficiency,random --tiles chinese --log game.jsonl
     """
     from contextlib import suppress

@@ -12,7 +12,14 @@ from typing import TYPE_CHECKING, Any, NoReturn
 import click
 
 from guobiao.cli.jsonio import invalid_answer, result_to_json
-from guobiao.cli.options import HAND_HELP, RULES_OPTION, WIND, parse_hand_or_fail, say_refusal
+from guobiao.cli.options import (
+    HAND_HELP,
+    RULES_OPTION,
+    WIND,
+    parse_hand_or_fail,
+    say_refusal,
+    tile_error,
+)
 from guobiao.cli.stream import stream_jsonl
 from guobiao.cli.util import console as _console
 from guobiao.cli.util import fail as _fail
@@ -266,14 +273,14 @@ class _JsonRefusingCommand(click.Command):
 @click.option(
     "--tiles",
     "style",
-    type=click.Choice(["botzone", "glyph", "chinese"]),
+    type=click.Choice(["botzone", "glyph", "chinese"], case_sensitive=False),
     default="botzone",
     show_default=True,
     help="How to show the hand's tiles (the fans' sets are in Botzone names).",
 )
 @click.option(
     "--lang",
-    type=click.Choice(["en", "zh"]),
+    type=click.Choice(["en", "zh"], case_sensitive=False),
     default="en",
     show_default=True,
     help="Language of the table and the explanation: en (English, fans in 中文 and English) or "
@@ -342,7 +349,7 @@ def fan(
         try:
             win_from_option = Tile.parse(win_text)
         except TileParseError as err:
-            refuse(f"--win: {err}")
+            refuse(f"--win: {tile_error(err)}")
         if win is not None and win != win_from_option:
             refuse(f"the hand's winning tile +{win} and --win {win_from_option} differ")
         win = win_from_option
@@ -504,7 +511,7 @@ def shanten(hand: str, visible: str, as_json: bool) -> None:
     try:
         seen_tiles = parse_tiles(visible)
     except TileParseError as err:
-        refuse(f"--visible: {err}")
+        refuse(f"--visible: {tile_error(err)}")
     counts = [0] * 34
     for tile in parsed.standing:
         counts[tile] += 1

@@ -76,19 +76,50 @@ DB_OPTION = click.option(
 )
 
 
+def _why_not_opened(url: str, err: Exception) -> str:
+    """Why ``url`` did not open, in one line: a SQLite file's folder that does not exist is
+    named (SQLite says only "unable to open database file"), else the first line of ``err``."""
+    from sqlalchemy import make_url
+    from sqlalchemy.exc import ArgumentError
+
+    try:
+        parsed = make_url(url)
+    except ArgumentError:
+        parsed = None
+    if parsed is not None and parsed.get_backend_name() == "sqlite" and parsed.database:
+        file, folder = Path(parsed.database), Path(parsed.database).parent
+        if parsed.database.startswith("file:"):
+            pass
+        elif file.is_dir():
+            return f"{file} is a folder: name a file in it, such as sqlite:///{file / 'club.db'}"
+        elif not folder.is_dir():
+            return f"there is no folder {folder}: create it first (mkdir -p {folder})"
+    return (str(err).splitlines() or [type(err).__name__])[0]
+
+
 @contextmanager
 def open_cli_store(url: str) -> Iterator[Store]:
     """Open the store; a StoreError inside is a refusal (exit code 1)."""
     from guobiao.tournament.store import StoreError, open_store
 
+    if "://" not in url:  # a file name, as a newcomer writes it: say its URL
+        _fail(
+            "--db (or GUOBIAO_DB) takes a database URL, not a file name: for the SQLite "
+            f"file {url} write --db sqlite:///{url}"
+        )
     prepare_db(url)
     try:
         store = open_store(url)
     except Exception as err:  # a bad URL, a missing directory, a database that is not ours
-        _fail(f"cannot open the database {url}: {err}")
+        _fail(f"cannot open the database {url}: {_why_not_opened(url, err)}")
     try:
         yield store
     except StoreError as err:
         _fail(str(err), 1)
+    except OverflowError:  # SQLite holds whole numbers up to 2**63 - 1: an extra digit or ten
+        _fail(
+            "a number given is too large for the database: sessions, tables and hands count "
+            "from 1, scores and fans are a few digits long"
+        )
     finally:
         store.close()
