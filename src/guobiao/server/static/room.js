@@ -180,25 +180,61 @@ function connect() {
   const keys = roomKeys(ROOM);
   const token = keys.token || keys.watch_token || keys.invite || "";
   const proto = location.protocol === "https:" ? "wss" : "ws";
-  ws = new WebSocket(`${proto}://${location.host}/ws/rooms/${ROOM}?token=${encodeURIComponent(token)}`);
-  ws.onopen = () => { retry = 0; connStatus(() => t("connected"), false); };
-  ws.onmessage = (ev) => {
+  const socket = new WebSocket(`${proto}://${location.host}/ws/rooms/${ROOM}?token=${encodeURIComponent(token)}`);
+  ws = socket;
+  socket.onopen = () => { retry = 0; heard = Date.now(); connStatus(() => t("connected"), false); heartbeat(); };
+  socket.onmessage = (ev) => {
+    heard = Date.now();
     inbox.push(JSON.parse(ev.data));
     if (inbox.length === 1) setTimeout(readInbox, 0);
   };
-  ws.onclose = (ev) => {
-    readInbox();  // what came before the close
-    connStatus(() => t("disconnected"), true);
-    if (ev.code === 4410) {
-      connStatus(() => state && state.session_end ? t("sessionOver") : t("closed"), false);
-      if (!(state && state.session_end)) tableClosed();
-    }
-    if ([4403, 4404, 4429].includes(ev.code)) connStatus(() => refusal ? refusalText(refusal) : ev.reason, true);
-    if ([4403, 4404, 4410, 4429].includes(ev.code)) return;  // refused or closed: no retry
-    retry = Math.min(retry + 1, 5);
-    setTimeout(connect, 500 * retry);
-  };
+  socket.onclose = (ev) => lost(ev.code, ev.reason);
 }
+
+function lost(code, reason) {
+  clearTimeout(pingTimer);
+  clearTimeout(pongTimer);
+  readInbox();  // what came before the close
+  connStatus(() => t("disconnected"), true);
+  if (code === 4410) {
+    connStatus(() => state && state.session_end ? t("sessionOver") : t("closed"), false);
+    if (!(state && state.session_end)) tableClosed();
+  }
+  if ([4403, 4404, 4429].includes(code)) connStatus(() => refusal ? refusalText(refusal) : reason, true);
+  if ([4403, 4404, 4410, 4429].includes(code)) return;  // refused or closed: no retry
+  retry = Math.min(retry + 1, 5);
+  setTimeout(connect, 500 * retry);
+}
+
+// A heartbeat. A phone that changed networks or slept keeps a socket that looks open and reaches
+// nobody: the table seemed to wait for the others while the server played the seat by its clock.
+// Every PING_EVERY ms, and at once when the page comes back to the front or the network returns,
+// the page pings (the server answers pong); a socket that brought nothing within PONG_WAIT ms of
+// a ping is given up and a new one opened (the server sends the table as it stands).
+const PING_EVERY = 20000;
+const PONG_WAIT = 8000;
+let heard = 0;          // when the socket last brought anything (Date.now())
+let pingTimer = null;
+let pongTimer = null;
+function heartbeat() {
+  clearTimeout(pingTimer);
+  clearTimeout(pongTimer);
+  if (!ws || ws.readyState !== WebSocket.OPEN) return;
+  const socket = ws;
+  const asked = Date.now();
+  send({type: "ping"});
+  pongTimer = setTimeout(() => { if (ws === socket && heard < asked) giveUp(socket); }, PONG_WAIT);
+  pingTimer = setTimeout(heartbeat, PING_EVERY);
+}
+
+function giveUp(socket) {
+  socket.onopen = socket.onmessage = socket.onclose = null;
+  try { socket.close(4000, "no answer"); } catch (err) { /* already closing */ }
+  lost(1006, "");
+}
+
+document.addEventListener("visibilitychange", () => { if (document.visibilityState === "visible") heartbeat(); });
+window.addEventListener("online", heartbeat);
 
 // The connection's state in the header and, while the socket is down (or refused), in a notice
 // over the table: the header's status is hidden on a phone, where a lost connection showed
