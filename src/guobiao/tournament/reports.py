@@ -395,6 +395,52 @@ _SCREEN_CSS = """
   .ref { flex-wrap: wrap; gap: 3mm; }
   .line { min-width: 40mm; }
   section.cards { grid-template-columns: 1fr; grid-template-rows: none !important; }
+  /* the results: the rank and the name stay in view while the sessions scroll under them (a
+     player's row read across seven sessions with the name out of sight was anyone's) */
+  table.results tr:first-child > :first-child, table.results td[data-col="rank"],
+  table.teams tr > :first-child {
+    position: sticky; left: 0; z-index: 1; width: 2.6rem; min-width: 2.6rem;
+  }
+  table.results thead tr:first-child > :nth-child(3), table.results td[data-col="name"],
+  table.teams tr > :nth-child(2) {
+    position: sticky; left: 2.6rem; z-index: 1; min-width: 6rem;
+    box-shadow: 2px 0 0 #000;  /* the edge the sessions scroll under */
+  }
+  table.results td[data-col="rank"], table.results td[data-col="name"],
+  table.teams td[data-col="rank"], table.teams td[data-col="team"] { background: #fff; }
+  /* separate borders: a collapsed border stays behind when its cell sticks */
+  table.results, table.teams {
+    border-collapse: separate; border-spacing: 0;
+    border-top: 0.3mm solid #000; border-left: 0.3mm solid #000;
+  }
+  table.results th, table.results td, table.teams th, table.teams td { border-width: 0 0.3mm 0.3mm 0; }
+  table.results td[data-col="team"] { font-size: 0.8em; }
+}
+/* a phone (up to 40rem): the score sheet reflows to the screen's width, the four players side
+   by side as on paper (a hand is read across its four seats: the changes sum to 0), each hand's
+   note under its row; it scrolled sideways in a box 345 px wide, two players of four in sight */
+@media screen and (max-width: 40rem) {
+  table.sheet, table.sheet thead, table.sheet tbody { display: block; width: 100%; min-width: 0; }
+  table.sheet colgroup, table.sheet thead th[rowspan] { display: none; }
+  table.sheet tr {
+    display: grid; grid-template-columns: 2.2rem 2.2rem repeat(4, minmax(0, 1fr));
+    border-left: 0.3mm solid #000;
+  }
+  table.sheet thead tr:first-child { border-top: 0.3mm solid #000; }
+  table.sheet th, table.sheet td {
+    position: static; border: 0; border-right: 0.3mm solid #000; border-bottom: 0.3mm solid #000;
+    padding: 0.5mm 0.6mm; align-content: center; min-width: 0; overflow-wrap: anywhere;
+  }
+  table.sheet [colspan="2"] { grid-column: span 2; word-break: normal; }
+  table.sheet tr.round { border-top: 0.7mm solid #000; }
+  table.sheet tr.round td { border-top: 0; }
+  table.sheet td.note, table.sheet td.refsign { grid-column: 1 / -1; height: auto; }
+  table.sheet td.note:empty, table.sheet td.note:has(> .nt:empty) { display: none; }
+  table.sheet td.note { background: #f6f6f6; }
+  table.sheet tr.hand td, table.sheet tr.total td { height: auto; min-height: 8.6mm; }
+  table.sheet tr.sign td { height: auto; min-height: 12mm; }
+  table.sheet .pn { font-size: 10.5pt; }
+  table.sheet thead tr:last-child > :nth-child(-n+2) { word-break: keep-all; overflow-wrap: normal; }
 }
 """
 

@@ -7,6 +7,10 @@ const NAME = tournamentName();
 const PARAMS = new URLSearchParams(location.search);
 const ROTATE = Math.max(3, Number(PARAMS.get("rotate")) || 15) * 1000;
 const ROWS = Math.max(4, Number(PARAMS.get("rows")) || 12);
+// the standings: at most 16 a page (names 40 px high at 1080p, readable from the back of the
+// hall; 12 a page under the full clock were set down to 29 px to fit), the pages of even size
+// (26 players: 13 and 13, not 12, 12 and 2)
+const STANDING_ROWS = Math.max(4, Number(PARAMS.get("rows")) || 16);
 let PAGES = [];
 let PAGE = 0;
 
@@ -61,7 +65,8 @@ function standingPages(title, rows, team) {
   const head = el("thead", {}, el("tr", {},
     el("th", {}, both("rank")), el("th", {}, both(team ? "team" : "name")),
     el("th", {class: "num"}, both("standard_points", true)), el("th", {class: "num"}, both("match_points", true))));
-  return chunks(rows, ROWS).map((part, i, all) => ({
+  const per = Math.ceil(rows.length / Math.max(1, Math.ceil(rows.length / STANDING_ROWS)));
+  return chunks(rows, per).map((part, i, all) => ({
     title: title + (all.length > 1 ? ` (${i + 1}/${all.length})` : ""),
     node: el("table", {class: "p-standings"}, head.cloneNode(true), el("tbody", {}, part.map((r) => el("tr", {"data-row": r.name},
       el("td", {class: "rank"}, r.rank),
@@ -78,6 +83,8 @@ function show() {
   PAGE %= PAGES.length;
   const page = PAGES[PAGE];
   fill(panel, el("h2", {class: "p-page-title"}, page.title), page.node);
+  // a standings page: the clock on one line above it, the rows the room
+  document.body.classList.toggle("p-compact", Boolean(panel.querySelector(".p-standings")));
   document.getElementById("p-page").textContent = `${PAGE + 1} / ${PAGES.length}`;
   fit();
 }

@@ -23,8 +23,12 @@ function leftIn(row, session) {
 function sessionCell(row, session) {
   const found = SESSIONS[row.name]?.[session];
   if (leftIn(row, session)) {
-    return el("td", {class: "num wide-only", "data-session": session},
-      el("span", {class: "muted left-mark", "data-mark": row.status}, LEFT_LABELS[row.status]));
+    // the English word (withdrawn) is left out on a tablet: the name says it, the mark keeps
+    // the session's column narrow (six of them ran the table past its card at 700 px)
+    const [zh, ...en] = LEFT_LABELS[row.status].split(" ");
+    return el("td", {class: "num wide-only", "data-session": session, title: LEFT_LABELS[row.status]},
+      el("span", {class: "muted left-mark", "data-mark": row.status}, zh,
+        el("span", {class: "mark-en"}, " " + en.join(" "))));
   }
   return el("td", {class: "num wide-only", "data-session": session},
     found?.standard ?? "", found?.forfeit ? [" ", forfeitMark()] : null,
@@ -49,16 +53,18 @@ function standingsRows(rows) {
   const head = el("tr", {},
     el("th", {}, heading("rank")),
     el("th", {}, heading("name")),
-    el("th", {}, heading("team")),
+    el("th", {class: "team-col"}, heading("team")),
     el("th", {class: "num"}, heading("standard_points", true)),
     el("th", {class: "num"}, heading("match_points", true)),
     ...(SUMMARY ? Array.from({length: SUMMARY.sessions}, (_, i) => el("th", {class: "num wide-only"},
       `第${i + 1}${term("session", "zh")}`, el("br"), el("span", {class: "en"}, `${GLOSSARY_DATA.terms.session.short}${i + 1}`))) : []));
   const body = rows.map((r) => el("tr", {"data-player": r.name, class: r.status && r.status !== "ranked" ? "unranked" : ""},
     el("td", {class: "rank", title: r.partial ? "部分成绩，未完成 partial results, not final" : null}, r.rank + (r.partial ? "*" : "")),
-    el("td", {class: "name"}, r.name, r.status && r.status !== "ranked"
+    // a phone: the team under the name (tournament.css, data-team), its column left out (the
+    // standard and match points were cut off at the card's edge, 300 px of table in 277)
+    el("td", {class: "name", "data-team": r.team || null}, r.name, r.status && r.status !== "ranked"
       ? el("span", {class: "muted unranked-why"}, " (" + unrankedWhy(r) + ")") : null),
-    el("td", {class: "muted"}, r.team || "—"),
+    el("td", {class: "muted team-col"}, r.team || "—"),
     el("td", {class: "num strong"}, r.standard),
     el("td", {class: "num"}, r.match),
     ...(SUMMARY ? Array.from({length: SUMMARY.sessions}, (_, i) => sessionCell(r, i + 1)) : [])));
@@ -67,10 +73,13 @@ function standingsRows(rows) {
 
 function teamRows(rows) {
   const head = el("tr", {}, el("th", {}, both("rank")), el("th", {}, both("team")),
-    el("th", {}, both("members")), el("th", {class: "num"}, both("standard_points", true)), el("th", {class: "num"}, both("match_points", true)));
+    el("th", {class: "team-col"}, both("members")), el("th", {class: "num"}, both("standard_points", true)), el("th", {class: "num"}, both("match_points", true)));
+  // a phone: the members under the team's name (in a column of their own a long name broke
+  // anywhere, Konstantin / opoulou, and the points were cut off at the card's edge)
   const body = rows.map((r) => el("tr", {"data-team": r.name},
-    el("td", {class: "rank", title: r.partial ? "部分成绩，未完成 partial results, not final" : null}, r.rank + (r.partial ? "*" : "")), el("td", {class: "name"}, r.name),
-    el("td", {class: "muted members"}, r.members.join(", ")),
+    el("td", {class: "rank", title: r.partial ? "部分成绩，未完成 partial results, not final" : null}, r.rank + (r.partial ? "*" : "")),
+    el("td", {class: "name", "data-team": r.members.join(", ")}, r.name),
+    el("td", {class: "muted members team-col"}, r.members.join(", ")),
     el("td", {class: "num strong"}, r.standard), el("td", {class: "num"}, r.match)));
   return [el("thead", {}, head), el("tbody", {}, body)];
 }
