@@ -16,6 +16,7 @@ from typing import Any
 import click
 
 from guobiao import __version__
+from guobiao.cli.help import Group
 
 __all__ = ["COMMANDS", "EXTRAS", "main"]
 
@@ -50,7 +51,7 @@ COMMANDS = {
 """Every command by name -> (its module, the command object's name there), imported on demand."""
 
 
-class _Guobiao(click.Group):
+class _Guobiao(Group):
     """The ``guobiao`` group: its commands are imported when looked up (:data:`COMMANDS`); a
     command whose optional extra is not installed says which one to install (exit code 2)
     instead of ending in a traceback."""

@@ -13,6 +13,7 @@ from rich.console import Console
 from rich.table import Table
 
 from guobiao.bots import BOT_KINDS, BOT_LEVELS
+from guobiao.cli.help import Command
 from guobiao.cli.options import OVERWRITE_OPTION, RULES, SEED, parallel_options
 from guobiao.cli.util import console as _console
 from guobiao.cli.util import count as count_of
@@ -23,7 +24,9 @@ from guobiao.cli.util import prepare_log_dir
 __all__ = ["arena", "botzone_bot", "replay"]
 
 
-@click.command(short_help="Judge bots and Botzone programs against each other (duplicate).")
+@click.command(
+    cls=Command, short_help="Judge bots and Botzone programs against each other (duplicate)."
+)
 @click.option(
     "--bots",
     "bots_text",
@@ -105,9 +108,12 @@ def arena(
 
     \b
     Examples:
-      guobiao arena --bots fan,efficiency,efficiency,random --duplicate --deals 50 --seed 1
-      guobiao arena --bots "fan,cmd:guobiao botzone-bot --bot fan --seed {seed} --keep-running,random,random"
-      guobiao arena --bots fan,fan,fan,json:./mybot --deals 5 --log-dir logs   (./mybot: yours)
+      guobiao arena --bots fan,efficiency,efficiency,random --duplicate \\
+          --deals 50 --seed 1
+      guobiao arena --bots "fan,cmd:guobiao botzone-bot --bot fan --seed {seed} \\
+          --keep-running,random,random"
+      guobiao arena --bots fan,fan,fan,json:./mybot --deals 5 --log-dir logs
+          # ./mybot: your own bot
     """
     from rich.markup import escape
     from rich.progress import Progress
@@ -273,7 +279,7 @@ class _CannotWrite(Exception):
     """A log could not be written (raised out of the run, then said in one line)."""
 
 
-@click.command(short_help="Replay logs and check every action, settlement and score.")
+@click.command(cls=Command, short_help="Replay logs and check every action, settlement and score.")
 @click.argument("logs", nargs=-1, required=True, type=click.Path(path_type=Path))
 @click.option("--quiet", is_flag=True, help="Print only problems and the final line.")
 def replay(logs: tuple[Path, ...], quiet: bool) -> None:
@@ -291,7 +297,8 @@ def replay(logs: tuple[Path, ...], quiet: bool) -> None:
 
     \b
     Examples:
-      guobiao simulate -n 1 --seed 7 --log-dir logs && guobiao replay logs/session-0001.jsonl
+      guobiao simulate -n 1 --seed 7 --log-dir logs &&
+          guobiao replay logs/session-0001.jsonl
       guobiao arena --bots fan,fan,fan,random --deals 1 --log-dir logs
       guobiao replay logs/deal-0001-0123.botzone.json
       guobiao replay --quiet logs/*.jsonl
@@ -369,7 +376,9 @@ def _one_line(text: str, limit: int = 500) -> str:
     return flat if len(flat) <= limit else flat[: limit - 3] + "..."
 
 
-@click.command("botzone-bot", short_help="Run a guobiao bot as a Botzone bot (stdin/stdout).")
+@click.command(
+    "botzone-bot", cls=Command, short_help="Run a guobiao bot as a Botzone bot (stdin/stdout)."
+)
 @click.option(
     "--bot",
     "kind",

@@ -18,6 +18,7 @@ from rich.console import Console
 from rich.table import Table
 
 from guobiao.bots import BOT_KINDS, BOT_LEVELS
+from guobiao.cli.help import Command
 from guobiao.cli.options import OVERWRITE_OPTION, RULES_OPTION, SEED, WIND, parallel_options
 from guobiao.cli.util import INTERRUPTED, need_writable_file, prepare_log_dir
 from guobiao.cli.util import console as _console
@@ -88,7 +89,7 @@ def _bot_specs(text: str) -> list[str]:
     return names + [names[-1]] * (4 - len(names))
 
 
-@click.command(short_help="Bots against bots: play sessions and summarise them.")
+@click.command(cls=Command, short_help="Bots against bots: play sessions and summarise them.")
 @click.option(
     "-n",
     "--sessions",
@@ -157,7 +158,8 @@ def simulate(
     \b
     Examples:
       guobiao simulate -n 100 --bots fan,efficiency,efficiency,efficiency --seed 1
-      guobiao simulate -n 5 --bots random --log-dir logs && guobiao replay logs/session-0001.jsonl
+      guobiao simulate -n 5 --bots random --log-dir logs &&
+          guobiao replay logs/session-0001.jsonl
       guobiao simulate -n 400 --seed 1 --workers 2
       guobiao simulate -n 4000 --seed 1 --workers 64 --ray-address auto
     """
@@ -296,7 +298,7 @@ class _CannotWrite(Exception):
     """A session's log could not be written (raised out of the run, then said in one line)."""
 
 
-@click.command(short_help="Play at the terminal: you against three bots.")
+@click.command(cls=Command, short_help="Play at the terminal: you against three bots.")
 @click.option(
     "--seed", type=SEED, default=None, help="Replay the same deals (and bots) as this seed."
 )

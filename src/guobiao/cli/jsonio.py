@@ -28,6 +28,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import fields
 from typing import Any, Final
 
+from guobiao.cli.tilehints import tile_name_error
 from guobiao.core.bounded import Bounded
 from guobiao.core.context import WinContext, Wind
 from guobiao.core.hand import Hand
@@ -86,7 +87,7 @@ def _tile(value: Any, where: str) -> Tile:
     try:
         return Tile.parse(value)
     except TileParseError as err:
-        raise JsonInputError(f"{where}: {err}") from None
+        raise JsonInputError(f"{where}: {tile_name_error(err)}") from None
 
 
 def _flag(obj: Mapping[str, Any], key: str) -> bool:

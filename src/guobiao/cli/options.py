@@ -11,6 +11,7 @@ from unicodedata import east_asian_width
 import click
 
 from guobiao.cli.stream import DEFAULT_RULES
+from guobiao.cli.tilehints import tile_error
 from guobiao.cli.util import fail as _fail
 from guobiao.core.context import Wind
 from guobiao.core.hand import Hand, parse_hand
@@ -33,7 +34,7 @@ __all__ = [
 
 
 HAND_HELP = """\b
-HAND grammar (white space ignored):
+HAND grammar (white space between tiles ignored):
   [W1W2W3]      an exposed meld (chow, pung or kong); [F1F1F1:2] names the
                 offering seat (1 next, 2 opposite, 3 previous)
   (B5B5B5B5)    a concealed kong
@@ -60,33 +61,6 @@ def say_refusal(message: str, code: int = 2, *, detail: str = "") -> NoReturn:
     _fail(message + detail, code)
 
 
-_TILE_NAMES = "tiles are W1-W9, B1-B9, T1-T9, F1-F4, J1-J3, H1-H8 or 123m 456p 789s 1234567z"
-_NAMING = ("unexpected character", "no such tile", "not a tile name")
-_NUMERALS = "一二三四五六七八九"
-# Traditional characters a newcomer may type, and the simplified ones the names use.
-_SIMPLIFIED = {"東": "东", "萬": "万", "發": "发", "風": "风", "條": "条", "餅": "饼", "紅": "红"}
-_SEPARATORS = ",;:/|、，；。.-"
-
-
-def tile_error(err: TileParseError) -> str:
-    """The parser's message for ``err`` and, for a tile it cannot name, how to write it right:
-    tiles need no separator, a Chinese number needs its suit, the names are simplified, or the
-    notations ('guobiao tiles' lists them all)."""
-    message = str(err)
-    if not message.startswith(_NAMING):
-        return message  # a meld, a '+' or a bracket: the message says what to write
-    bad = err.text[:1]
-    if bad in _SEPARATORS:
-        hint = "tiles need no separator: W1W2W3 or W1 W2 W3"
-    elif bad in _NUMERALS:
-        hint = f"a number needs its suit: {bad}万, {bad}饼 or {bad}条"
-    elif bad in _SIMPLIFIED:
-        hint = f"the Chinese names are simplified: {_SIMPLIFIED[bad]}, not {bad}"
-    else:
-        hint = f"{_TILE_NAMES} ('guobiao tiles' shows every name)"
-    return f"{message}; {hint}"
-
-
 def parse_hand_or_fail(text: str, refuse: Refuse = say_refusal) -> Hand:
     """The hand ``text``, or a refusal saying what is wrong and how to write it, with a pointer
     under the place."""
@@ -97,7 +71,7 @@ def parse_hand_or_fail(text: str, refuse: Refuse = say_refusal) -> Hand:
         if err.position is not None:  # under the place: a Chinese name is two columns wide
             width = sum(2 if east_asian_width(ch) in "WF" else 1 for ch in text[: err.position])
             pointer = f"\n  {text}\n  {' ' * width}^"
-        refuse(tile_error(err), detail=pointer)
+        refuse(tile_error(err, text), detail=pointer)
 
 
 if TYPE_CHECKING:

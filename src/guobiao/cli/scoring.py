@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 import click
 
+from guobiao.cli.help import Command
 from guobiao.cli.jsonio import invalid_answer, result_to_json
 from guobiao.cli.options import (
     HAND_HELP,
@@ -196,7 +197,7 @@ def _print_result(
     console.print(why)
 
 
-class _JsonRefusingCommand(click.Command):
+class _JsonRefusingCommand(Command):
     """``fan`` and ``shanten``: with --json, a command line that click refuses (an unknown
     option, --seat Q) is answered on stdout as every refusal of ``--json`` is, then said as
     usual."""
@@ -349,7 +350,7 @@ def fan(
         try:
             win_from_option = Tile.parse(win_text)
         except TileParseError as err:
-            refuse(f"--win: {tile_error(err)}")
+            refuse(f"--win: {tile_error(err, win_text)}")
         if win is not None and win != win_from_option:
             refuse(f"the hand's winning tile +{win} and --win {win_from_option} differ")
         win = win_from_option
@@ -511,7 +512,7 @@ def shanten(hand: str, visible: str, as_json: bool) -> None:
     try:
         seen_tiles = parse_tiles(visible)
     except TileParseError as err:
-        refuse(f"--visible: {tile_error(err)}")
+        refuse(f"--visible: {tile_error(err, visible)}")
     counts = [0] * 34
     for tile in parsed.standing:
         counts[tile] += 1
@@ -664,7 +665,9 @@ def _wait_notes(
     return notes
 
 
-@click.command(short_help="Every tile in each notation (Botzone, compact, 中文, glyph).")
+@click.command(
+    cls=Command, short_help="Every tile in each notation (Botzone, compact, 中文, glyph)."
+)
 def tiles() -> None:
     """Show every tile in each notation (Botzone, compact, 中文, glyph): any of them is read
     wherever a command takes tiles.

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import click
 
+from guobiao.cli.help import Command
 from guobiao.cli.paths import (
     DefaultPathOption,
     default_db_url,
@@ -31,7 +32,7 @@ def _networks(
     return value
 
 
-@click.command()
+@click.command(cls=Command)
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
 @click.option("--port", type=click.IntRange(1, 65535), default=8000, show_default=True)
 @click.option(
@@ -189,9 +190,11 @@ def serve(
 
     \b
     Try it:
-      guobiao serve --port 8000        then open http://127.0.0.1:8000/
-      guobiao serve --db sqlite:///club.db     tournaments at http://127.0.0.1:8000/t/
-      guobiao serve --trusted-proxy 127.0.0.1  behind a reverse proxy on this machine
+      guobiao serve --port 8000                then open http://127.0.0.1:8000/
+      guobiao serve --db sqlite:///club.db     tournaments at
+                                               http://127.0.0.1:8000/t/
+      guobiao serve --trusted-proxy 127.0.0.1  behind a reverse proxy on this
+                                               machine
     """
     try:
         import gc
@@ -216,6 +219,11 @@ def serve(
         quiet_close=quiet_close,
         linger=linger,
     )
+    if "://" not in url:  # a file name, as a newcomer writes it: say its URL (as tournament does)
+        _fail(
+            "--db (or GUOBIAO_DB) takes a database URL, not a file name: for the SQLite "
+            f"file {url} write --db sqlite:///{url}"
+        )
     data = ensure_data_dir(data.absolute())
     prepare_db(url)
     try:

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, Final
 import click
 from rich.table import Table
 
+from guobiao.cli.help import Command, Group
 from guobiao.cli.options import SEED
 from guobiao.cli.paths import describe_db
 from guobiao.cli.util import console as _console
@@ -34,9 +35,12 @@ __all__ = ["format_points", "tournament"]
 from guobiao.cli.tournament.common import (
     DB_OPTION,
     EMA_ENCODING,
+    MAX_GROUP_SIZE,
+    MAX_SESSIONS,
     WINDS,
     format_points,
     output_option,
+    seating_of,
     spreadsheet_csv,
 )
 from guobiao.cli.tournament.common import (
@@ -47,7 +51,6 @@ from guobiao.cli.tournament.papers import PAPER_COMMANDS
 from guobiao.cli.tournament.referee import REFEREE_COMMANDS
 from guobiao.tournament.queries import TournamentInfo
 from guobiao.tournament.queries import read_info as _info
-from guobiao.tournament.queries import read_seating as _seating
 from guobiao.tournament.ranking import (
     BYE_POINTS,
     FORFEIT_POINTS,
@@ -60,17 +63,18 @@ from guobiao.tournament.ranking import (
 from guobiao.tournament.seating import PAIRINGS
 
 
-@click.group()
+@click.group(cls=Group)
 def tournament() -> None:
     """Run a tournament: players and teams, the seating draw, results, standings, sheets.
 
     \b
     Example (a club night of 16 players in 4 teams over 2 sessions):
       guobiao tournament create club --sessions 2
-      guobiao tournament players club players.csv     # number,name,team,substitute
+      guobiao tournament players club players.csv  # number,name,team,substitute
       guobiao tournament draw club --seed 7
       guobiao tournament seating club --session 1
-      guobiao tournament hand club --session 1 --table 2 --hand 1 --winner S --from E --fan 12
+      guobiao tournament hand club --session 1 --table 2 --hand 1 \\
+          --winner S --from E --fan 12
       guobiao tournament totals club --session 1 --table 1 620 480 510 390
       guobiao tournament standings club --csv standings.csv
 
@@ -83,12 +87,19 @@ def tournament() -> None:
 
 @tournament.command()
 @click.argument("name")
-@click.option("--sessions", type=int, required=True, help="Sessions (局) planned.")
+@click.option(
+    "--sessions",
+    type=int,
+    required=True,
+    help=f"Sessions (局, 16 hands each) planned: 1-{MAX_SESSIONS} (a weekend tournament plays "
+    "5-8).",
+)
 @click.option(
     "--group-size",
     type=int,
     default=None,
-    help="Ranking group for standard points: 4 (each table, the default) or a multiple of 4.",
+    help="Ranking group for standard points: 4 (each table, the default) or a multiple of 4, "
+    f"at most {MAX_GROUP_SIZE}.",
 )
 @click.option(
     "--withdrawn-results",
@@ -176,7 +187,8 @@ def create(
     \b
     Examples:
       guobiao tournament create "Spring Open" --sessions 5
-      guobiao tournament create club --sessions 7 --final-pairing swiss --group-size 16
+      guobiao tournament create club --sessions 7 --final-pairing swiss \\
+          --group-size 16
     Then: `players` (register), `draw` (seat every session), `seating` (post it).
     """
     from guobiao.tournament.store import tournament_name_problem
@@ -187,8 +199,18 @@ def create(
         _fail(problem)
     if sessions < 1:
         _fail(f"--sessions must be at least 1, not {sessions}")
+    if sessions > MAX_SESSIONS:
+        _fail(
+            f"--sessions {sessions} is too large: at most {MAX_SESSIONS} (a weekend tournament "
+            "plays 5-8 sessions of 16 hands, a weekly league about 50 a year)"
+        )
     if group_size is not None and (group_size < 4 or group_size % 4):
         _fail(f"--group-size must be a multiple of 4, not {group_size}")
+    if group_size is not None and group_size > MAX_GROUP_SIZE:
+        _fail(
+            f"--group-size {group_size} is too large: at most {MAX_GROUP_SIZE} players (100 "
+            "tables, the field of the largest tournaments)"
+        )
     if final_sessions is not None and final_pairing is None:
         _fail("--final-sessions goes with --final-pairing swiss|strongest")
     finals = 0 if final_pairing is None else final_sessions or 1
@@ -836,7 +858,8 @@ def withdraw(
     \b
     Examples:
       guobiao tournament withdraw club Ann --from-session 3 --who Li --note "ill"
-      guobiao tournament withdraw club Bob --who Li      # after Bob's 有意诈和 in session 2
+      guobiao tournament withdraw club Bob --who Li
+          # after Bob's 有意诈和 in session 2
     """
     with _store(url) as store:
         info = _info(store, name)
@@ -869,7 +892,24 @@ def withdraw(
         )
 
 
-@tournament.command(context_settings={"ignore_unknown_options": True})
+class _TotalsCommand(Command):
+    """`totals`: fewer than four scores are told what the four are (click says "Argument
+    'scores' takes 4 values", naming a parameter the help never shows)."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        try:
+            return super().parse_args(ctx, args)
+        except click.BadArgumentUsage as err:
+            if "'scores'" not in err.message:
+                raise
+            raise click.UsageError(
+                "give the table's four totals E S W N, each player's 局分 in seat order "
+                "(e.g. 620 480 510 390)",
+                ctx,
+            ) from None
+
+
+@tournament.command(cls=_TotalsCommand, context_settings={"ignore_unknown_options": True})
 @click.argument("name")
 @click.option("--session", type=int, required=True, help="Session number, from 1.")
 @click.option("--table", "table_number", type=int, required=True, help="Table number, from 1.")
@@ -905,8 +945,9 @@ def totals(
     \b
     Examples:
       guobiao tournament totals club --session 1 --table 3 620 480 510 390
-      guobiao tournament totals club --session 1 --table 3 480 620 510 390 --correct --who li --note swapped
-      guobiao tournament status club --session 1      # which tables are still missing
+      guobiao tournament totals club --session 1 --table 3 480 620 510 390 \\
+          --correct --who li --note swapped
+      guobiao tournament status club --session 1  # which tables are still missing
     """
     from guobiao.tournament.store import implausible_totals
 
@@ -915,7 +956,7 @@ def totals(
     from guobiao.tournament.store import StoreError
 
     with _store(url) as store:
-        tables = dict(_seating(store, name, session))
+        tables = dict(seating_of(store, name, session))
         if table_number not in tables:
             _fail(f"{name!r}: session {session} has tables 1-{len(tables)}, not {table_number}")
         seats = tables[table_number]

@@ -6,6 +6,7 @@ functions, when a command runs.
 
 from __future__ import annotations
 
+import tempfile
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -23,15 +24,28 @@ if TYPE_CHECKING:
 __all__ = [
     "DB_OPTION",
     "EMA_ENCODING",
+    "MAX_GROUP_SIZE",
+    "MAX_SESSIONS",
     "SPREADSHEET_ENCODING",
     "WINDS",
     "format_points",
     "open_cli_store",
     "output_option",
+    "seating_of",
     "spreadsheet_csv",
 ]
 
 WINDS = ("E", "S", "W", "N")
+
+MAX_SESSIONS = 100
+"""The most sessions ``tournament create --sessions`` takes. An MCR tournament plays a handful
+(a club night 2-3, a weekend 5-8, a world championship about 12, each of 16 hands); a year of
+weekly league nights is about 50. More is a typo (an extra digit), and every session is a
+seating draw and a sheet to print."""
+
+MAX_GROUP_SIZE = 400
+"""The largest ranking group ``tournament create --group-size`` takes: 100 tables, the largest
+MCR tournaments' whole field (about 300 players at a world championship)."""
 
 SPREADSHEET_ENCODING = "utf-8-sig"
 """The organiser's CSV files (seating, standings, penalties): UTF-8 with a byte-order mark.
@@ -48,15 +62,49 @@ does not expect one."""
 _F = TypeVar("_F", bound=Callable[..., Any])
 
 
+def _writable(ctx: click.Context, param: click.Parameter, value: Path | None) -> Path | None:
+    """An output file's path, checked when the command line is read: a folder that is not
+    there is said before the command prints its tables or prints a PDF, not after."""
+    if value is None:
+        return None
+    folder = value.parent
+    if not folder.is_dir():
+        _fail(f"cannot write {value}: there is no folder {folder}")
+    try:
+        with tempfile.TemporaryFile(dir=folder):
+            pass
+    except OSError as err:
+        _fail(f"cannot write {value}: {err.strerror or err}")
+    return value
+
+
 def output_option(flag: str, dest: str, what: str) -> Callable[[_F], _F]:
-    """A ``--csv FILE``-like option: a file to write (never a directory), default none."""
+    """A ``--csv FILE``-like option: a file to write (never a directory), default none; its
+    folder is checked before the command runs."""
     return click.option(
         flag,
         dest,
         type=click.Path(dir_okay=False, path_type=Path),
         default=None,
+        callback=_writable,
         help=f"Also write {what}.",
     )
+
+
+def seating_of(store: Store, name: str, session: int) -> list[tuple[int, tuple[str, ...]]]:
+    """The tables of ``session`` (``read_seating``), a session the tournament does not have
+    refused as such ('club' has sessions 1-5: there is no session 9), not as one to draw first
+    (a StoreError: exit code 1 in ``open_cli_store``)."""
+    from guobiao.tournament.queries import read_info, read_seating
+    from guobiao.tournament.store import StoreError
+
+    planned = read_info(store, name).sessions
+    if not 1 <= session <= planned:  # a refusal of the store's, as its other "has sessions 1-N"
+        raise StoreError(
+            f"{name!r} has sessions 1-{planned}: there is no session {session} (so it is not "
+            "seated, and no draw will seat it)"
+        )
+    return read_seating(store, name, session)
 
 
 def spreadsheet_csv(path: Path) -> TextIO:

@@ -27,12 +27,15 @@ from typing import TYPE_CHECKING
 import click
 from rich.table import Table
 
+from guobiao.cli.help import Command
 from guobiao.cli.options import SEED
+from guobiao.cli.tilehints import tile_error
 from guobiao.cli.tournament.common import (
     DB_OPTION,
     WINDS,
     format_points,
     output_option,
+    seating_of,
     spreadsheet_csv,
 )
 from guobiao.cli.tournament.common import open_cli_store as _store
@@ -48,7 +51,6 @@ from guobiao.scoring.result import InvalidHandError
 from guobiao.table.glossary import TERMS
 from guobiao.table.settlement import Penalty, PenaltyKind, penalty_for
 from guobiao.tournament.queries import read_info as _info
-from guobiao.tournament.queries import read_seating as _seating
 from guobiao.tournament.seating import Table as SeatingTable
 
 if TYPE_CHECKING:
@@ -157,7 +159,9 @@ def _score_tiles(
     """Score the winner's tiles with the hand's winds; refuse what is not a valid win."""
     try:
         parsed = parse_hand(tiles)
-    except (TileParseError, ValueError) as err:
+    except TileParseError as err:
+        raise ValueError(f"--tiles: {tile_error(err, tiles)}") from None
+    except ValueError as err:
         raise ValueError(f"--tiles: {err}") from None
     if parsed.win_tile is None:
         # name the hand's size, as `guobiao fan` does: the tiles typed and what a hand holds
@@ -283,6 +287,13 @@ def _check_typed(typed: _Typed) -> None:
         typed.tiles,
         typed.flowers,
     )
+    fan = typed.fan_points
+    if fan is not None and (fan < 0 or (fan == 0 and typed.winner is not None)):
+        raise _FieldError(
+            "fan",
+            f"--fan {fan}: a fan total is a positive number of points (the fans' points "
+            "added up, flowers apart; a win needs at least 8)",
+        )
     if typed.winner is None and any(win_fields):
         raise _FieldError(
             "winner",
@@ -364,7 +375,7 @@ def _read_hand(
     )
 
 
-@click.command()
+@click.command(cls=Command)
 @click.argument("name")
 @click.option("--session", type=int, required=True, help="Session number, from 1.")
 @click.option("--table", "table_number", type=int, required=True, help="Table number, from 1.")
@@ -443,14 +454,17 @@ def hand(
 
     \b
     Examples:
-      guobiao tournament hand club --session 1 --table 1 --hand 1 --winner S --from E --fan 12
-      guobiao tournament hand club --session 1 --table 1 --hand 2 --winner Ann --self-drawn \\
-          --tiles "W1W1W1W2W3W4W5W6W7W8W9W9W9 +W5"
-      guobiao tournament hand club --session 1 --table 1 --hand 3          # a drawn hand
-      guobiao tournament hand club --session 1 --table 1 --hand 5 --winner W --from N \\
-          --fans "碰碰和,箭刻×2" --flowers 1
-      guobiao tournament hand club --session 1 --table 1 --hand 4 --penalty W:false
-      guobiao tournament hand club --session 1 --table 1 --hand 4 --winner N --from W --fan 8 \\
+      guobiao tournament hand club --session 1 --table 1 --hand 1 \\
+          --winner S --from E --fan 12
+      guobiao tournament hand club --session 1 --table 1 --hand 2 \\
+          --winner Ann --self-drawn --tiles "W1W1W1W2W3W4W5W6W7W8W9W9W9 +W5"
+      guobiao tournament hand club --session 1 --table 1 --hand 3  # a drawn hand
+      guobiao tournament hand club --session 1 --table 1 --hand 5 \\
+          --winner W --from N --fans "碰碰和,箭刻×2" --flowers 1
+      guobiao tournament hand club --session 1 --table 1 --hand 4 \\
+          --penalty W:false
+      guobiao tournament hand club --session 1 --table 1 --hand 4 \\
+          --winner N --from W --fan 8 \\
           --correct --who "referee Li" --note "wrong winner"
     """
     if correct and not (who and who.strip()):
@@ -476,7 +490,7 @@ def hand(
     number = hand_number - 1
     with _store(url) as store:
         info = _info(store, name)
-        tables = dict(_seating(store, name, session))
+        tables = dict(seating_of(store, name, session))
         if table_number not in tables:
             _fail(f"{name!r}: session {session} has tables 1-{len(tables)}, not {table_number}")
         a, b, c, d = tables[table_number]
@@ -511,7 +525,7 @@ def hand(
     click.echo("Table now: " + ", ".join(f"{p} {s}" for p, s in scores.items()))
 
 
-@click.command()
+@click.command(cls=Command)
 @click.argument("name")
 @click.option("--session", type=int, required=True, help="Session number, from 1.")
 @click.option("--player", required=True, help="The late player.")
@@ -556,7 +570,8 @@ def late(
     \b
     Examples:
       guobiao tournament late club --session 2 --player Ann --minutes 7
-      guobiao tournament late club --session 2 --player Bob --minutes 20 --substitute Sam --who li
+      guobiao tournament late club --session 2 --player Bob --minutes 20 \\
+          --substitute Sam --who li
     """
     if correct and not (who and who.strip()):
         _fail("--correct needs --who (the name kept in the audit trail)")
@@ -566,7 +581,7 @@ def late(
 
     with _store(url) as store:
         info = _info(store, name)
-        seated = {p: n for n, seats in _seating(store, name, session) for p in seats}
+        seated = {p: n for n, seats in seating_of(store, name, session) for p in seats}
         if player not in info.players:  # "bam1": no such player, not one who is not seated
             raise no_player(name, player, info.players)
         if player not in seated:
@@ -614,7 +629,7 @@ def late(
     )
 
 
-@click.command()
+@click.command(cls=Command)
 @click.argument("name")
 @click.option("--session", type=int, required=True, help="Session number, from 1.")
 @click.option("--player", required=True, help="The absent player.")
@@ -648,8 +663,10 @@ def substitute(
     --allow-team-mate to seat them anyway (a warning says with whom).
 
     \b
-    Example (Sam, a substitute or a player with a bye, plays Ann's seat in session 3):
-      guobiao tournament substitute club --session 3 --player Ann --by Sam --who li --note ill
+    Example (Sam, a substitute or a player with a bye, plays Ann's seat in
+    session 3):
+      guobiao tournament substitute club --session 3 --player Ann --by Sam \\
+          --who li --note ill
     """
     with _store(url) as store:
         team, mates = _team_mates(store, name, session, player, by)
@@ -678,7 +695,7 @@ def _team_mates(
     team = info.players[by][1] if by in info.players else None
     mates = [
         p
-        for _, seats in _seating(store, name, session)
+        for _, seats in seating_of(store, name, session)
         if player in seats
         for p in seats
         if p != player and team is not None and info.players[p][1] == team
@@ -822,7 +839,7 @@ def _place(line: AuditLine) -> str:
     return ", ".join(parts) or "tournament"
 
 
-@click.command()
+@click.command(cls=Command)
 @click.argument("name")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON (times in UTC) instead.")
 @DB_OPTION
@@ -870,7 +887,7 @@ def audit(name: str, as_json: bool, url: str) -> None:
         click.echo(f"  {_place(line)}: {_change(line)}, by {line.who or '?'}, {at:%H:%M}{why}")
 
 
-@click.command()
+@click.command(cls=Command)
 @click.argument("name")
 @output_option("--csv", "csv_path", "the list as CSV")
 @DB_OPTION
@@ -930,7 +947,7 @@ _STATUS_SHOWN = {"forfeit": f"{TERMS['forfeit'].zh} forfeit"}
 """A status as the terminal shows it, where the sheets' term says more (弃权 forfeit)."""
 
 
-@click.command()
+@click.command(cls=Command)
 @click.argument("name")
 @click.argument("player")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of a table.")
@@ -1116,7 +1133,7 @@ def _typed_line(fields: Mapping[str, object]) -> _Typed:
         winner=None if winner.lower() in _DRAWN else winner,
         discarder=None if self_drawn or not source else source,
         self_drawn=self_drawn,
-        fan_points=_whole(fields.get("fan"), "fan", 0),
+        fan_points=_whole(fields.get("fan"), "fan", -sys.maxsize),  # negative: _check_typed says
         fan_list=fans or None,
         tiles=_text(fields.get("tiles"), "tiles") or None,
         fourth_tile="fourth_tile" in flags,
@@ -1346,7 +1363,7 @@ class _Sitting:
 
 def _open_sitting(store: Store, name: str, session: int, table_number: int) -> _Sitting:
     info = _info(store, name)
-    tables = dict(_seating(store, name, session))
+    tables = dict(seating_of(store, name, session))
     if table_number not in tables:
         _fail(f"{name!r}: session {session} has tables 1-{len(tables)}, not {table_number}")
     a, b, c, d = tables[table_number]
@@ -1377,7 +1394,7 @@ def _report(sitting: _Sitting, recorded: list[RecordedHand], *, check: bool, end
         )
 
 
-@click.command()
+@click.command(cls=Command)
 @click.argument("name")
 @click.option("--session", type=int, required=True, help="Session number, from 1.")
 @click.option("--table", "table_number", type=int, required=True, help="Table number, from 1.")
@@ -1428,9 +1445,11 @@ def hands(
       hand,winner,from,fan,fans,tiles,flags,flowers,penalties,warnings,note
     \b
       hand       1-16
-      winner     a seat of that hand (E S W N) or a name; empty: a drawn hand (荒牌)
+      winner     a seat of that hand (E S W N) or a name; empty: a drawn hand
+                 (荒牌)
       from       who discarded the winning tile, or self (自摸)
-      fan        the fan points, flowers apart; or fans, as on the sheet ("碰碰和,箭刻×2");
+      fan        the fan points, flowers apart; or fans, as on the sheet
+                 ("碰碰和,箭刻×2");
       tiles      or the winner's hand, scored by the calculator ("...W9 +W9")
       flags      with tiles: fourth-tile kong last-tile
       flowers    the winner's flowers
@@ -1438,9 +1457,10 @@ def hands(
       warnings   seats warned, space-separated
       note       kept in the audit trail
     \b
-    JSON lines: one object a line, the same keys. A line starting with # is a comment.
-    --prompt asks the same, hand by hand, shows the table's scores after each hand, lets you
-    redo a hand, and saves all at the end after a confirmation (nothing before).
+    JSON lines: one object a line, the same keys. A line starting with # is a
+    comment. --prompt asks the same, hand by hand, shows the table's scores after
+    each hand, lets you redo a hand, and saves all at the end after a confirmation
+    (nothing before).
 
     \b
     Examples:
@@ -1689,7 +1709,7 @@ def _counts(tables: Sequence[TableStatus]) -> dict[str, int]:
     return {s: sum(x.state == s for x in tables) for s in ("complete", "partial", "missing")}
 
 
-@click.command()
+@click.command(cls=Command)
 @click.argument("name")
 @click.option("--session", type=int, default=None, help="Only this session.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead.")
@@ -1760,7 +1780,7 @@ def status(name: str, session: int | None, as_json: bool, url: str) -> None:
     )
 
 
-@click.command()
+@click.command(cls=Command)
 @click.argument("name")
 @click.option("--session", type=int, required=True, help="Session number, from 1.")
 @click.option("--table", "table_number", type=int, required=True, help="Table number, from 1.")
@@ -1803,7 +1823,7 @@ def finish(
     click.echo("Table: " + ", ".join(f"{p} {s}" for p, s in scores.items()))
 
 
-@click.command()
+@click.command(cls=Command)
 @click.argument("name")
 @click.argument("players", nargs=-1)
 @click.option("--session", type=int, required=True, help="Session number, from 1.")

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from guobiao.cli.help import Command
 from guobiao.cli.tournament.common import DB_OPTION, EMA_ENCODING, output_option
 from guobiao.cli.tournament.common import open_cli_store as _store
 from guobiao.cli.util import fail as _fail
@@ -78,7 +79,7 @@ one row per player with a bye (轮空, 第十二条一): ``table`` empty, ``seat
 BYE_SEAT = "bye"
 
 
-@click.command()
+@click.command(cls=Command)
 @click.argument("name")
 @click.option(
     "--session",
@@ -113,8 +114,9 @@ def seating(
     \b
     Examples:
       guobiao tournament seating club --session 1
-      guobiao tournament seating club --session 1 --html seating1.html --csv seating1.csv
-      guobiao tournament seating club --pdf seating.pdf      # every session, a page each
+      guobiao tournament seating club --session 1 --html seating1.html \\
+          --csv seating1.csv
+      guobiao tournament seating club --pdf seating.pdf  # a page a session
       guobiao tournament seating club --pdf seating.pdf --paper letter
     """
     from guobiao.tournament.queries import read_info
@@ -238,7 +240,7 @@ def _write_session_rows(
         )
 
 
-@click.command()
+@click.command(cls=Command)
 @click.argument("name")
 @click.option("--session", type=int, required=True, help="Session number, from 1.")
 @click.option("--table", "table_number", type=int, default=None, help="One table (default: all).")
@@ -276,7 +278,7 @@ def sheet(
     _deliver(html, html_path, pdf_path, what)
 
 
-@click.command()
+@click.command(cls=Command)
 @click.argument("name")
 @output_option("--html", "html_path", "the table as an HTML page (not to standard output)")
 @output_option("--pdf", "pdf_path", "the table as PDF, printed by headless Chromium")
@@ -299,7 +301,7 @@ def results(name: str, html_path: Path | None, pdf_path: Path | None, paper: str
     _deliver(html, html_path, pdf_path, "the results table")
 
 
-@click.command()
+@click.command(cls=Command)
 @click.argument("name")
 @click.option(
     "--sort",
@@ -334,7 +336,7 @@ def cards(
     _deliver(html, html_path, pdf_path, "the seat cards")
 
 
-@click.command()
+@click.command(cls=Command)
 @click.argument("name")
 @click.option(
     "--top",
@@ -430,7 +432,7 @@ def _print_highlights(found: Highlights, notes: list[str]) -> None:
     console.print(counts)
 
 
-@click.command()
+@click.command(cls=Command)
 @click.argument("name")
 @output_option("--csv", "csv_path", "the EMA results file (CSV; without it, standard output)")
 @DB_OPTION

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import click
 
+from guobiao.cli.help import Command
 from guobiao.cli.tournament.common import DB_OPTION
 from guobiao.cli.tournament.common import open_cli_store as _store
 from guobiao.cli.util import fail as _fail
@@ -17,7 +18,7 @@ from guobiao.cli.util import fail as _fail
 __all__ = ["REFEREE_COMMANDS"]
 
 
-@click.command()
+@click.command(cls=Command)
 @click.argument("name")
 @click.option("--add", "add", metavar="USER", default=None, help="Create an account.")
 @click.option("--reset", "reset", metavar="USER", default=None, help="A new password.")
@@ -41,7 +42,7 @@ def referee(
 
     \b
     Examples:
-      guobiao tournament referee club --add li          # prints li's one-time password
+      guobiao tournament referee club --add li  # prints li's one-time password
       guobiao tournament referee club --add boss --organiser
       guobiao tournament referee club --reset li
       guobiao tournament referee club --remove li
