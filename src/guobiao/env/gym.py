@@ -4,8 +4,8 @@
     e = SingleSeatEnv(seat=0, opponents="efficiency", seed=7)   # rules=COMPETITION or BOTZONE
 
 An episode is one hand. The agent is asked only when it has a decision (its turn, or a discard it
-may claim); the bots (:func:`guobiao.bots.make_bot`: ``random``, ``efficiency``, ``fan``) answer
-for the other seats from their own views. The reward is 0 until the hand ends, then the agent's
+may claim); the bots (:func:`guobiao.bots.make_bot`: ``random``, ``efficiency`` (the default),
+``fan``, ``strong``) answer for the other seats from their own views. The reward is 0 until the hand ends, then the agent's
 settlement (``HandResult.deltas[seat]``). An action outside the mask forfeits the hand by default
 (``illegal_action="forfeit"``: the agent pays ``rules.forfeit_payment`` to each other seat, as
 on Botzone), or raises with ``illegal_action="raise"``. ``seat=None`` draws the agent's seat for
@@ -51,7 +51,7 @@ class SingleSeatEnv(RestoresTable, gymnasium.Env[dict[str, Any], np.int64]):
         self,
         rules: TableRules = COMPETITION,
         seat: int | None = 0,
-        opponents: str | Sequence[str] = "random",
+        opponents: str | Sequence[str] = "efficiency",
         seed: int | None = None,
         *,
         illegal_action: str = "forfeit",
