@@ -1,16 +1,38 @@
 """Single Botzone-variant hands per second through the RL environment (issue 6, item 5).
 
     python benchmarks/env.py [-n 2000] [--seed 1] [--profile]
+        [--reference DIR] [--reference-hands 500]
 
 One process, ``rules=BOTZONE``. Each hand is one episode of the PettingZoo AEC environment
 (``guobiao.env.aec``): every step takes the acting agent's observation and action mask
 (``env.last()``) and plays a uniformly random index among the mask's legal ones
-(``mask.nonzero()`` and ``random.Random.randrange``). The reference is
-157 games/s: the figure the issue quotes for the existing Python environment driving the C++ fan
-calculator, on this machine class (not measured here). Issue 14 asks for 10 × 157 hands/s in the
-compiled build and 6 × 157 in pure Python, cold start included (the targets printed).
+(``mask.nonzero()`` and ``random.Random.randrange``). Issue 14 asks for 10 times the PKU MCR
+environment's hands/s in the compiled build and 6 times in pure Python, cold start included (the
+targets printed).
 
-The second reference, measured in the same run, is the raw engine alone: ``Game(BOTZONE, seed)``
+Two references. The fixed one, always printed, is 157 games/s: the figure the issue quotes for
+that environment, measured on another machine (an Intel Xeon), so its ratios mean little where
+Python runs at another speed. The in-run one is that environment measured in this run:
+``--reference DIR`` (default: the environment variable ``GUOBIAO_PKU_ENV``) names a folder holding
+its three files, and ``benchmarks/env_reference.py`` plays them in a fresh process (this
+interpreter, which needs PyMahjongGB) with random legal actions as above, once before guobiao's
+runs and once after (``--reference-hands`` hands each, seeds ``seed`` and ``seed + 1``), so that a
+drift of the machine shows; the ratios to each run and to their mean are printed, labelled.
+Without it the output says the reference was not measured. A folder that lacks the files, or a
+missing MahjongGB module, is a one-line error (exit status 2).
+
+The PKU environment is the Python code Peking University's AI lab gives its Chinese Official
+Mahjong course and Botzone competition (the RL baseline): ``agent.py`` (``MahjongGBAgent``),
+``feature.py`` (``FeatureAgent``, 6 × 4 × 9 observation, 235-action mask) and ``env.py``
+(``MahjongGBEnv``, which imports only ``agent``, ``random``, ``collections`` and ``MahjongGB``),
+driving PyMahjongGB's C++ ``MahjongFanCalculator`` (pip install PyMahjongGB,
+https://github.com/ailab-pku/PyMahjongGB). It is not on PyPI; students' repositories carry copies
+(for instance github.com/gulang2019/mahjong, folder ``RL/``: agent.py, env.py and
+feature_default.py, to be saved as feature.py). Keep it outside this repository (say
+/tmp/pku_env): it is never part of guobiao, nor copied into it; only env_reference.py, our own
+code, imports it at run time.
+
+Another yardstick, measured in the same run, is guobiao's raw engine alone: ``Game(BOTZONE, seed)``
 and uniformly random legal actions (``random.choice(game.legal_actions(seat))``), no observation
 or mask. Rates are wall-clock; on a shared machine the CPU-time rates (``time.process_time``)
 are printed too, as they depend less on the load. ``--profile`` runs the environment loop under
@@ -21,21 +43,26 @@ process: it also pays for filling the engine's lazily built shanten tables
 (``guobiao.core.shanten``), which a process fills once. The second ("steady state") runs ``n`` more
 hands with another seed (``seed + 1``) after the cold, Parallel and engine runs above (3 × ``n``
 hands of warm-up, most suit patterns seen): the throughput of a long run, such as RL training's
-millions of hands (the reference's 157 games/s is a long-run figure too).
+millions of hands (the fixed 157 games/s is a long-run figure too).
 
 The first line says which build runs: pure Python (``pip install .``, an editable install), or
 the hot-path modules compiled by mypyc (``HATCH_BUILD_HOOK_ENABLE_CUSTOM=1 pip install .``,
-hatch_build.py). ``scripts/bench-env`` runs this benchmark on both, in a fresh environment.
+hatch_build.py). ``scripts/bench-env`` runs this benchmark on both, in a fresh environment (with
+``GUOBIAO_PKU_ENV`` set, against the in-run reference too).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import platform
 import random
+import subprocess
 import sys
 import time
+from pathlib import Path
+from typing import Any
 
 from guobiao.env.aec import raw_env
 from guobiao.env.parallel import parallel_env
@@ -43,6 +70,8 @@ from guobiao.table.game import Game
 from guobiao.table.rules import BOTZONE
 
 REFERENCE = 157.0  # games/s, the issue's figure for the Python environment + C++ calculator
+REFERENCE_SCRIPT = Path(__file__).resolve().parent / "env_reference.py"
+PKU_ENV = "GUOBIAO_PKU_ENV"  # the default of --reference: the PKU environment's folder
 TARGET_COMPILED = 10.0  # issue 14: the compiled build, cold start included
 TARGET_PURE = 6.0  # issue 14: pure Python
 _CPU: dict[str, float] = {}  # hands per CPU second of the last runs
@@ -127,6 +156,20 @@ def engine_hands(n: int, seed: int) -> tuple[float, int]:
     return n / (time.perf_counter() - start), steps
 
 
+def reference_run(folder: str, n: int, seed: int) -> dict[str, Any] | str:
+    """The PKU environment's hands/s from ``env_reference.py`` in a fresh process (the same
+    interpreter), or the one-line reason it failed."""
+    command = [sys.executable, str(REFERENCE_SCRIPT), "--reference", folder]
+    command += ["-n", str(n), "--seed", str(seed)]
+    done = subprocess.run(command, capture_output=True, text=True, check=False)
+    lines = done.stdout.strip().splitlines()
+    if done.returncode or not lines:
+        why = (done.stderr.strip().splitlines() or [f"exit status {done.returncode}"])[-1]
+        return f"the reference run failed: {why}"
+    result: dict[str, Any] = json.loads(lines[-1])
+    return result
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("-n", type=int, default=2000, help="hands (2000)")
@@ -134,7 +177,27 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--profile", action="store_true", help="profile the env loop (pyinstrument)"
     )
+    parser.add_argument(
+        "--reference",
+        default=os.environ.get(PKU_ENV) or None,
+        metavar="DIR",
+        help=f"the PKU environment's folder, measured before and after (default: ${PKU_ENV})",
+    )
+    parser.add_argument(
+        "--reference-hands",
+        type=int,
+        default=500,
+        metavar="N",
+        help="hands per reference run (500)",
+    )
     args = parser.parse_args(argv)
+    if args.reference:
+        from env_reference import problem
+
+        why = problem(args.reference)
+        if why:
+            print(f"env.py: {why}", file=sys.stderr)
+            return 2
 
     if args.profile:
         from pyinstrument import Profiler
@@ -146,12 +209,25 @@ def main(argv: list[str] | None = None) -> int:
         print(profiler.output_text(unicode=False, color=False, show_all=False))
         return 0
 
+    refs: list[dict[str, Any]] = []
+    if args.reference:  # before guobiao's runs (a process of its own: ours stays cold)
+        ref = reference_run(args.reference, args.reference_hands, args.seed)
+        if isinstance(ref, str):
+            print(f"env.py: {ref}", file=sys.stderr)
+            return 2
+        refs.append(ref)
     env_rate, env_steps = env_hands(args.n, args.seed)
     cold_cpu = _CPU["env"]
     par_rate = parallel_hands(args.n, args.seed)
     engine_rate, engine_steps = engine_hands(args.n, args.seed)
     warm_rate, warm_steps = env_hands(args.n, args.seed + 1)
     warm_cpu = _CPU["env"]
+    if args.reference:  # and after them, so that a drift of the machine shows
+        ref = reference_run(args.reference, args.reference_hands, args.seed + 1)
+        if isinstance(ref, str):
+            print(f"env.py: {ref}", file=sys.stderr)
+            return 2
+        refs.append(ref)
     built = build()
     target = TARGET_PURE if built == "pure Python" else TARGET_COMPILED
     print(f"machine: {machine()}, Python {platform.python_version()}")
@@ -163,7 +239,7 @@ def main(argv: list[str] | None = None) -> int:
     print(
         f"AEC env, observation + mask every step, cold (fresh process, shanten tables filled "
         f"on the way): {env_rate:.0f} hands/s ({env_steps / args.n:.1f} steps/hand), "
-        f"ratio to {REFERENCE:.0f} games/s: {env_rate / REFERENCE:.2f} (target {target:.2f})"
+        f"ratio to the fixed {REFERENCE:.0f} games/s: {env_rate / REFERENCE:.2f} (target {target:.2f})"
     )
     print(
         f"AEC env, steady state (seed {args.seed + 1}, after the {3 * args.n} hands above): "
@@ -185,10 +261,52 @@ def main(argv: list[str] | None = None) -> int:
         f"(ratio {warm_cpu / REFERENCE:.2f}), engine alone {_CPU['engine']:.0f} hands/s"
     )
     print(
-        f"reference: {REFERENCE:.0f} games/s, the issue's figure for the existing Python "
-        "environment + C++ calculator on this machine class"
+        f"fixed reference: {REFERENCE:.0f} games/s, the issue's figure for the existing Python "
+        "environment + C++ calculator, measured on another machine (an Intel Xeon)"
     )
+    if not refs:
+        print(
+            "in-run reference: not measured (--reference DIR or GUOBIAO_PKU_ENV: the PKU "
+            "environment's folder); the ratios above are to the fixed figure only"
+        )
+        return 0
+    print_in_run(refs, env_rate, warm_rate, cold_cpu, warm_cpu, target)
     return 0
+
+
+def print_in_run(
+    refs: list[dict[str, Any]],
+    cold: float,
+    warm: float,
+    cold_cpu: float,
+    warm_cpu: float,
+    target: float,
+) -> None:
+    """The ratios against the PKU environment measured in this run, before and after."""
+    first = refs[0]
+    ends = ", ".join(f"{n} {end.replace('_', ' ')}" for end, n in first["ends"].items())
+    print(
+        f"in-run reference: the PKU environment (MahjongGBEnv + FeatureAgent + PyMahjongGB's C++ "
+        f"calculator, from {first['reference']}), random legal actions, a fresh process each, "
+        f"{first['hands']} hands ({first['steps_per_hand']:.1f} steps/hand; first run: {ends})"
+    )
+    rates = [ref["hands_per_s"] for ref in refs]
+    cpus = [ref["cpu_hands_per_s"] for ref in refs]
+    for label, ref in zip(("before", "after"), refs, strict=False):
+        rate = ref["hands_per_s"]
+        print(
+            f"  reference {label} guobiao's runs: {rate:.1f} hands/s "
+            f"(CPU time {ref['cpu_hands_per_s']:.1f}); AEC env cold / it: {cold / rate:.2f}, "
+            f"steady state / it: {warm / rate:.2f}"
+        )
+    mean = sum(rates) / len(rates)
+    mean_cpu = sum(cpus) / len(cpus)
+    print(
+        f"  mean of the {len(rates)} reference runs: {mean:.1f} hands/s; "
+        f"AEC env cold / it: {cold / mean:.2f}, steady state / it: {warm / mean:.2f} "
+        f"(target {target:.2f}); CPU time: cold {cold_cpu / mean_cpu:.2f}, "
+        f"steady state {warm_cpu / mean_cpu:.2f}"
+    )
 
 
 if __name__ == "__main__":
