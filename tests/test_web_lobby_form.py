@@ -44,6 +44,6 @@ def test_the_create_forms_fields_stand_in_one_column(
     assert len({right for _, right, _ in fields}) == 1, fields
     left, right = seen["card"]
     assert all(left < a and b < right for a, b, _ in fields), seen
-    assert all(height >= 36 for _, _, height in fields), fields
+    assert all(height >= 44 for _, _, height in fields), fields
     assert errors == []
     page.context.close()
