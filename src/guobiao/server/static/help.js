@@ -38,6 +38,10 @@ Object.assign(STRINGS.en, {
   keyPung: "pung",
   keyKong: "kong (concealed or added too)",
   keyEnd: "at the end of a hand: Continue / close the box",
+  keysReplay: "In a hand's replay",
+  keyReplayStep: "the next action / the one before (on touch: swipe the board to the left / to the right)",
+  keyReplayEnds: "the deal / the end of the hand",
+  keyReplayPlay: "play / pause",
   limFirst: "The dealer's first discard: {first_discard} s from the deal, flower replacements done (第七条四).",
   limTurn: "Every other discard: {turn} s from the previous player's discard, the claim window and flower replacements included (第七条六).",
   limClaim: "Claims: {claim} s after every discard (第七条六: 碰牌要快，要在3秒之内报出).",
@@ -95,6 +99,10 @@ Object.assign(STRINGS.zh, {
   keyPung: "碰",
   keyKong: "杠（含暗杠、加杠）",
   keyEnd: "一盘结束后：继续 / 关闭",
+  keysReplay: "回放中",
+  keyReplayStep: "下一步 / 上一步（触屏：在牌桌上向左 / 向右滑动）",
+  keyReplayEnds: "配牌 / 本盘结束",
+  keyReplayPlay: "播放 / 暂停",
   limFirst: "庄家的第一张牌：配牌、补花完成后 {first_discard} 秒（第七条四）。",
   limTurn: "其余每次出牌：从上家打牌起 {turn} 秒，吃碰时间和补花都计在内（第七条六）。",
   limClaim: "吃碰杠和：每打出一张牌后 {claim} 秒（第七条六：碰牌要快，要在3秒之内报出）。",
@@ -221,6 +229,12 @@ const KEYS = [
   [["K"], "keyKong"],
   [["Enter", "Esc"], "keyEnd"],
 ];
+// The replay's keys (replay.js: its keydown handler and the board's swipe).
+const REPLAY_KEYS = [
+  [["→", "←"], "keyReplayStep"],
+  [["Home", "End"], "keyReplayEnds"],
+  [["Space"], "keyReplayPlay"],
+];
 
 // 轮转 (第五条九), as the server seats a session (guobiao.table.session ROUND_START, the Green Book
 // scheme): for each round, which of the places A B C D sits at E S W N at its first hand; within a
@@ -246,8 +260,10 @@ let SETTINGS = null;
 let FANS = null;
 
 function renderHelp() {
-  fill(document.getElementById("keys-table"), KEYS.map(([keys, what]) =>
-    el("tr", {}, el("td", {}, keys.map((k) => (k === "…" ? " … " : el("kbd", {}, k)))), el("td", {}, t(what)))));
+  const row = ([keys, what]) =>
+    el("tr", {"data-key": what}, el("td", {}, keys.map((k) => (k === "…" ? " … " : el("kbd", {}, k)))), el("td", {}, t(what)));
+  fill(document.getElementById("keys-table"), el("tbody", {}, KEYS.map(row)),
+    el("tbody", {class: "replay-keys"}, el("tr", {}, el("th", {colspan: 2}, t("keysReplay"))), REPLAY_KEYS.map(row)));
   if (!SETTINGS || !FANS) return;
   const lim = SETTINGS.limits;
   const rules = SETTINGS.rules;

@@ -1,5 +1,6 @@
 // The replay viewer: a finished hand one action at a time, every seat face up (the server sends
-// the frames only for a hand that is over). Keys: ← → step, Home / End, space plays.
+// the frames only for a hand that is over). Keys: ← → step, Home / End, space plays; on touch a
+// swipe across the board steps.
 "use strict";
 
 const ROOM = location.pathname.split("/")[2];
@@ -119,11 +120,34 @@ $("last").addEventListener("click", () => { stop(); go(Infinity); });
 $("play").addEventListener("click", play);
 $("scrub").addEventListener("input", (ev) => { stop(); go(Number(ev.target.value)); });
 document.addEventListener("keydown", (ev) => {
-  if (ev.target instanceof HTMLSelectElement || ev.target instanceof HTMLInputElement) return;
+  // the hand's list keeps the focus once a hand is chosen from it: its ← → stepped to the next
+  // hand (the step shown lost), not to the next action; ↑ ↓ still choose a hand
+  const steps = ev.key === "ArrowLeft" || ev.key === "ArrowRight";
+  if (ev.target instanceof HTMLSelectElement && !steps) return;
+  if (ev.target instanceof HTMLInputElement) return;
   const keys = {ArrowLeft: () => go(step - 1), ArrowRight: () => go(step + 1), Home: () => go(0), End: () => go(Infinity)};
   if (keys[ev.key]) { stop(); keys[ev.key](); ev.preventDefault(); }
   else if (ev.key === " ") { play(); ev.preventDefault(); }
 });
+
+// A finger steps too, as in the replays of the apps: a swipe across the board to the left is the
+// next action, to the right the one before (the step buttons alone were the only way on touch).
+// A mostly vertical move scrolls the page as ever; a sideways one is the page's alone (replay.html:
+// touch-action), not the browser's "back" (a swipe to the right left the replay).
+const BOARD = document.querySelector(".board");
+let swipe = null;
+BOARD.addEventListener("touchstart", (ev) => {
+  swipe = ev.touches.length === 1 ? {x: ev.touches[0].clientX, y: ev.touches[0].clientY} : null;
+}, {passive: true});
+BOARD.addEventListener("touchend", (ev) => {
+  if (!swipe || ev.changedTouches.length !== 1) return;
+  const dx = ev.changedTouches[0].clientX - swipe.x;
+  const dy = ev.changedTouches[0].clientY - swipe.y;
+  swipe = null;
+  if (Math.abs(dx) < 40 || Math.abs(dx) < 1.5 * Math.abs(dy)) return;
+  stop();
+  go(step + (dx < 0 ? 1 : -1));
+}, {passive: true});
 
 // -- drawing ---------------------------------------------------------------------------------
 function render() {
@@ -132,6 +156,7 @@ function render() {
   const names = replay.names_by_seat.map((n) => levelName(n));
   $("scrub").value = String(step);
   $("step").textContent = `${step} / ${replay.frames.length - 1}`;
+  $("wall-now").textContent = `${t("wall")} ${frame.wall}`;
   $("prev").disabled = $("first").disabled = step === 0;
   $("next").disabled = $("last").disabled = step === replay.frames.length - 1;
   fill($("action"), frame.action === null
