@@ -54,9 +54,7 @@ class Sockets:
         upstream.on_message(to_page)
 
 
-def test_a_dead_socket_is_found_by_its_heartbeat_and_replaced(
-    browser: Any, base_url: str
-) -> None:
+def test_a_dead_socket_is_found_by_its_heartbeat_and_replaced(browser: Any, base_url: str) -> None:
     page, errors = open_page(browser, f"{base_url}/?lang=en")
     sockets = Sockets()
     page.route_web_socket("**/ws/rooms/**", sockets.route)

@@ -89,7 +89,6 @@ _REF_ORDER: Final = tuple(
 )
 
 _KINDS: Final = tuple(range(34))
-_BYTE: Final = tuple(bytes((kind,)) for kind in _KINDS)  # each kind as one byte
 
 # The meld kinds as module constants (an Enum member read from its class is a slow look-up).
 _MELD_CHOW: Final = MeldKind.CHOW
@@ -111,9 +110,9 @@ _Fans = dict[int, int]
 
 
 class _Ctx:
-    """A validated hand, read once: each suit's counts as one int (``k0``-``k3``: 万 饼 条,
-    honours; five bits a rank; ``totals`` with the declared melds), each suit's reading
-    (``r0``-``r3``, ints from the table of readings, :data:`_SUIT_READINGS`) and what they hold
+    """A validated hand, read once: the standing tiles' counts as one int (``tiles``, five bits
+    a tile, each suit a field of it; ``totals`` with the declared melds), each suit's reading
+    (``readings``, ints from the table of readings, :data:`_SUIT_READINGS`) and what they hold
     together (``counts``), declared melds in short, win flags, and the facts every decomposition
     shares."""
 
@@ -125,19 +124,16 @@ class _Ctx:
         "fixed_facts",
         "fixed_pungs",
         "fours",
-        "k0",
-        "k1",
-        "k2",
-        "k3",
+        "hogs",
         "melded_kongs",
         "prevalent",
-        "r0",
-        "r1",
-        "r2",
-        "r3",
+        "readings",
         "seat",
         "self_drawn",
         "situation",
+        "special",
+        "split",
+        "tiles",
         "totals",
         "unique",
         "wait_fans",
@@ -151,20 +147,17 @@ class _Ctx:
         if hand.win_tile is not None or hand.flowers or len(concealed) != 13 - 3 * len(melds):
             _check_sizes(hand, context)  # the sizes and flowers, in detail (raises when wrong)
         # Tiles as plain ints: a Tile (an int subclass) is compared, indexed and added to by the
-        # generic, slower path. (The standing tiles read as bytes, the winning tile with them.)
+        # generic, slower path. (The standing tiles read as bytes.)
         win = _KINDS[context.win_tile]
-        # Each suit's counts as one int.
-        k0 = k1 = k2 = k3 = 0
-        for tile in bytes(concealed) + _BYTE[win]:
-            if tile < 18:
-                if tile < 9:
-                    k0 += _PLACE[tile]
-                else:
-                    k1 += _PLACE[tile]
-            elif tile < 27:
-                k2 += _PLACE[tile]
-            else:
-                k3 += _PLACE[tile]
+        # The standing tiles' counts, all 34 in one int (five bits a tile, ``_AT``): one plain
+        # add a tile, no branch on its suit; each suit's counts are then a field of it.
+        standing = _ONE[win]
+        for tile in bytes(concealed):
+            standing += _ONE[tile]
+        k0 = standing & _SUIT_MASK
+        k1 = standing >> 45 & _SUIT_MASK
+        k2 = standing >> 90 & _SUIT_MASK
+        k3 = standing >> 135
         characters = _SUIT_READINGS.get(k0)
         dots = _SUIT_READINGS.get(k1)
         bamboo = _SUIT_READINGS.get(k2)
@@ -190,7 +183,7 @@ class _Ctx:
             | _CLASS_3[honours >> _HELD_AT & 127]
         )
         # with the declared melds
-        t0, t1, t2, t3 = k0, k1, k2, k3
+        total = standing
         fixed_chows: Sequence[int] = ()
         fixed_pungs: Sequence[int] = ()  # by tile, kongs included
         facts = melded_sets = melded_kongs = concealed_kongs = 0
@@ -201,7 +194,7 @@ class _Ctx:
                 kind = meld.kind
                 low = _KINDS[meld.tile]
                 if kind is _MELD_CHOW:
-                    added = _CHOW_PLACE[low]
+                    total += _CHOW_ONES[low]
                     chows.append(low)
                     facts += _CHOW_FACTS[low]
                     bits |= _CHOW_CLASS[low]
@@ -211,40 +204,28 @@ class _Ctx:
                     facts += _PUNG_FACTS[low]
                     bits |= _TILE_CLASS[low]
                     if kind is _MELD_PUNG:
-                        added = 3 * _PLACE[low]
+                        total += _THREE[low]
                         melded_sets += 1
                     else:
-                        added = 4 * _PLACE[low]
+                        total += _FOUR[low]
                         if kind is _MELD_KONG:
                             melded_kongs += 1
                             melded_sets += 1
                         else:
                             concealed_kongs += 1
-                if low < 9:
-                    t0 += added
-                elif low < 18:
-                    t1 += added
-                elif low < 27:
-                    t2 += added
-                else:
-                    t3 += added
             check = True
         # A count above 4 sets bit 3 or 4 of its field once 3 is added (no count reaches 29).
-        if (
-            check
-            and ((t0 + _THREES) | (t1 + _THREES) | (t2 + _THREES) | (t3 + _THREES)) & _OVER_FOUR
-        ):
-            over = _counts_of((t0, t1, t2, t3))
+        if check and (total + _THREES_ALL) & _OVER_FOUR_ALL:
+            over = _counts_of(_suits_of(total))
             raise InvalidHandError(
                 "more than four of "
                 + ", ".join(f"{TILES[t]} ({over[t]})" for t in range(34) if over[t] > 4)
             )
-        four = (t0 | t1 | t2 | t3) & _FOURS  # the ranks some suit holds four of (none holds more)
+        four = total & _FOURS_ALL  # the kinds held four times (none is held more)
         if context.fourth_tile or context.kong or (melds and four):
-            suit = win // 9
-            at = 5 * (win - 9 * suit)
-            standing_win = (k0, k1, k2, k3)[suit] >> at & 31
-            total_win = (t0, t1, t2, t3)[suit] >> at & 31
+            at = _AT[win]
+            standing_win = standing >> at & 31
+            total_win = total >> at & 31
             if context.fourth_tile or context.kong:
                 fourth, kong = _check_tiles(hand, context, standing_win, total_win)
             else:  # 和绝张 when the other three are in one's own melds
@@ -252,29 +233,54 @@ class _Ctx:
                 kong = False
         else:
             fourth = kong = False
-        self.k0 = k0
-        self.k1 = k1
-        self.k2 = k2
-        self.k3 = k3
-        self.totals = (t0, t1, t2, t3) if melds else None
-        # Kinds held four times: 四归一, or declared as kongs.
-        self.fours = (
-            0
-            if not four
-            else (
-                t0 & _FOURS | (t1 & _FOURS) << 1 | (t2 & _FOURS) << 2 | (t3 & _FOURS) << 3
-            ).bit_count()
-        )
+        self.tiles = standing
+        self.totals = total if melds else None
+        # Kinds held four times: 四归一, or declared as kongs; those not declared (四归一).
+        self.fours = fours = four.bit_count()
+        self.hogs = fours - melded_kongs - concealed_kongs
         self.win = win
         self.self_drawn = self_drawn = context.self_drawn
         self.seat: int = context.seat_wind
         self.prevalent: int = context.round_wind
-        self.r0 = characters
-        self.r1 = dots
-        self.r2 = bamboo
-        self.r3 = honours
+        self.readings = (characters, dots, bamboo, honours)
         # What the four readings hold together: the sum of their low fields never carries.
-        self.counts = (characters + dots + bamboo + honours) & _COUNTS_MASK
+        self.counts = counts = (characters + dots + bamboo + honours) & _COUNTS_MASK
+        # The usual case, each suit splitting one way and one holding the pair (pairs field 1,
+        # several-ways field 0): the hand's only decomposition, read here from the readings.
+        if counts >> _PAIRS_AT & 63 == 1:
+            cs = characters >> _SETS_AT & 4095
+            ds = dots >> _SETS_AT & 4095
+            bs = bamboo >> _SETS_AT & 4095
+            hs = honours >> _SETS_AT & 4095
+            self.split: _Split | None = (
+                _CHOWS_0[cs] + _CHOWS_1[ds] + _CHOWS_2[bs],
+                _PUNGS_0[cs] + _PUNGS_1[ds] + _PUNGS_2[bs] + _PUNGS_3[hs],
+                # one suit holds the pair, the others -1 (every bit set)
+                _PAIR_0[characters >> _PAIR_AT & 15]
+                & _PAIR_1[dots >> _PAIR_AT & 15]
+                & _PAIR_2[bamboo >> _PAIR_AT & 15]
+                & _PAIR_3[honours >> _PAIR_AT & 15],
+                counts & _FACTS_MASK,
+            )
+        else:
+            self.split = None
+        # Whether the counts allow a special shape. They are concealed, but for 组合龙 with one
+        # declared set beside it; with none declared: 七对 holds no odd count, 十三幺 and 全不靠
+        # 13 or 14 kinds, 九莲宝灯 the nine of the winning tile's suit, 组合龙 a run in each suit.
+        knit = counts >> _KNIT_AT == 3
+        if melds:
+            special = len(melds) == 1 and knit
+        elif knit or not standing & _ONES_ALL:
+            special = True
+        else:
+            # the kinds held: no count is above 4 here, so its three low bits show it
+            kinds = ((standing | standing >> 1 | standing >> 2) & _ONES_ALL).bit_count()
+            special = kinds >= 13 or (
+                kinds == 9
+                and win < 27
+                and (characters, dots, bamboo)[win // 9] >> _HELD_AT & 511 == 511
+            )
+        self.special = special
         self.bits = bits  # tile classes of the whole hand, declared melds included
         self.fixed_chows = fixed_chows
         self.fixed_pungs = fixed_pungs
@@ -303,60 +309,47 @@ class _Ctx:
 
     def key(self, suit: int) -> int:
         """The standing tiles' counts of one suit (0-2 万 饼 条, 3 honours)."""
-        if suit == 0:
-            return self.k0
-        if suit == 1:
-            return self.k1
-        return self.k2 if suit == 2 else self.k3
+        return self.tiles >> 45 * suit & _SUIT_MASK
 
     def reading(self, suit: int) -> int:
         """The reading of one suit (0-2 万 饼 条, 3 honours)."""
-        if suit == 0:
-            return self.r0
-        if suit == 1:
-            return self.r1
-        return self.r2 if suit == 2 else self.r3
+        return self.readings[suit]
 
     def standing_of(self, tile: int) -> int:
         """How many of ``tile`` the standing tiles hold."""
-        return self.key(tile // 9) >> 5 * (tile % 9) & 31
+        return self.tiles >> 5 * tile & 31
 
     def total_of(self, tile: int) -> int:
         """How many of ``tile`` the hand holds, declared melds included."""
         totals = self.totals
-        if totals is None:
-            return self.standing_of(tile)
-        return totals[tile // 9] >> 5 * (tile % 9) & 31
+        return (self.tiles if totals is None else totals) >> 5 * tile & 31
 
     @property
     def standing(self) -> list[int]:
         """The standing tiles' counts by tile (the winning tile included)."""
-        return _counts_of((self.k0, self.k1, self.k2, self.k3))
+        return _counts_of(_suits_of(self.tiles))
 
     @property
     def total(self) -> list[int]:
         """The hand's counts by tile, declared melds included."""
-        return _counts_of(self.totals or (self.k0, self.k1, self.k2, self.k3))
+        totals = self.totals
+        return _counts_of(_suits_of(self.tiles if totals is None else totals))
 
     @property
     def kinds(self) -> int:
         """How many kinds of tile the standing tiles hold."""
+        characters, dots, bamboo, honours = self.readings
         return (
-            self.r0 >> _HELD_AT & 511
-            | (self.r1 >> _HELD_AT & 511) << 9
-            | (self.r2 >> _HELD_AT & 511) << 18
-            | (self.r3 >> _HELD_AT & 127) << 27
+            characters >> _HELD_AT & 511
+            | (dots >> _HELD_AT & 511) << 9
+            | (bamboo >> _HELD_AT & 511) << 18
+            | (honours >> _HELD_AT & 127) << 27
         ).bit_count()
 
     @property
     def odd(self) -> int:
         """How many kinds the standing tiles hold an odd number of times (七对 holds none)."""
-        return (
-            self.k0 & _ONES
-            | (self.k1 & _ONES) << 1
-            | (self.k2 & _ONES) << 2
-            | (self.k3 & _ONES) << 3
-        ).bit_count()
+        return (self.tiles & _ONES_ALL).bit_count()
 
     @property
     def knit(self) -> bool:
@@ -453,13 +446,35 @@ class _Suit:
 #   and the pair's rank + 1, else where its splits start in ``MULTI`` and how many; the ranks it
 #   holds (bit r for rank r + 1), and the ranks whose tile, won on, is its only wait (独听).
 _PLACE: Final = tuple(1 << 5 * (t % 9) for t in range(34))
-_CHOW_PLACE: Final = tuple(
-    _PLACE[t] + _PLACE[t + 1] + _PLACE[t + 2] if t < 27 and t % 9 < 7 else 0 for t in range(34)
-)
 _ONES: Final = sum(_PLACE[:9])  # the lowest bit of every rank's count
-_FOURS: Final = _ONES << 2  # the bit a count of 4 sets (no count above 4 is left to read)
-_THREES: Final = 3 * _ONES
-_OVER_FOUR: Final = 3 * _ONES << 3  # bits 3 and 4 of every count: a count above 4, plus 3
+
+# The same for all 34 tiles in one int (five bits a tile, at ``_AT``: each suit's counts are a
+# field of it, 45 bits wide): a tile's one, three (a pung), four (a kong), a chow's ones by its
+# lowest tile; the lowest bit of every count, the bit a count of 4 sets (no count above 4 is left
+# to read), and bits 3 and 4 of every count (a count above 4, plus 3, sets one).
+_AT: Final = tuple(5 * t for t in range(34))
+_ONE: Final = tuple(1 << 5 * t for t in range(34))
+_THREE: Final = tuple(3 * one for one in _ONE)
+_FOUR: Final = tuple(4 * one for one in _ONE)
+_CHOW_ONES: Final = tuple(
+    _ONE[t] + _ONE[t + 1] + _ONE[t + 2] if t < 27 and t % 9 < 7 else 0 for t in range(34)
+)
+_SUIT_MASK: Final = (1 << 45) - 1
+_ONES_ALL: Final = sum(_ONE)
+_FOURS_ALL: Final = _ONES_ALL << 2
+_THREES_ALL: Final = 3 * _ONES_ALL
+_OVER_FOUR_ALL: Final = 3 * _ONES_ALL << 3
+
+
+def _suits_of(counts: int) -> tuple[int, int, int, int]:
+    """Each suit's counts (万 饼 条, honours) from all 34 tiles' counts in one int."""
+    return (
+        counts & _SUIT_MASK,
+        counts >> 45 & _SUIT_MASK,
+        counts >> 90 & _SUIT_MASK,
+        counts >> 135,
+    )
+
 
 _FACTS_MASK: Final = (1 << 18) - 1
 _PAIRS_AT: Final = 18
@@ -611,28 +626,12 @@ def _suit_splits(reading: int, suit: int) -> list[_Split]:
 
 def _splits(ctx: _Ctx) -> list[_Split]:
     """Every decomposition of the standing tiles into sets and a pair: one split of each suit."""
-    counts = ctx.counts
-    if counts >> _PAIRS_AT & 7 != 1:  # (eight, four suits splitting no way, also reads 0)
+    split = ctx.split
+    if split is not None:  # the usual case: each suit splits one way (read with the hand)
+        return [split]
+    if ctx.counts >> _PAIRS_AT & 7 != 1:  # (eight, four suits splitting no way, also reads 0)
         return []
-    c, d, b, h = ctx.r0, ctx.r1, ctx.r2, ctx.r3
-    if not counts >> _MULTI_AT & 7:  # the usual case: each suit splits one way
-        cs = c >> _SETS_AT & 4095
-        ds = d >> _SETS_AT & 4095
-        bs = b >> _SETS_AT & 4095
-        hs = h >> _SETS_AT & 4095
-        return [
-            (
-                _CHOWS_0[cs] + _CHOWS_1[ds] + _CHOWS_2[bs],
-                _PUNGS_0[cs] + _PUNGS_1[ds] + _PUNGS_2[bs] + _PUNGS_3[hs],
-                # one suit holds the pair, the others -1 (every bit set)
-                _PAIR_0[c >> _PAIR_AT & 15]
-                & _PAIR_1[d >> _PAIR_AT & 15]
-                & _PAIR_2[b >> _PAIR_AT & 15]
-                & _PAIR_3[h >> _PAIR_AT & 15],
-                counts & _FACTS_MASK,
-            )
-        ]
-    each = [_suit_splits(reading, suit) for suit, reading in enumerate((c, d, b, h))]
+    each = [_suit_splits(reading, suit) for suit, reading in enumerate(ctx.readings)]
     return [_join(*parts) for parts in product(*each)]
 
 
@@ -1039,20 +1038,13 @@ def _unique_wait(ctx: _Ctx) -> bool:
     win = ctx.win
     suit = win // 9
     rank = win - 9 * suit
-    if suit == 0:
-        reading, key = ctx.r0, ctx.k0
-    elif suit == 1:
-        reading, key = ctx.r1, ctx.k1
-    elif suit == 2:
-        reading, key = ctx.r2, ctx.k2
-    else:
-        reading, key = ctx.r3, ctx.k3
+    reading = ctx.readings[suit]
     # The winning suit alone decides (is_unique_wait_of_winning); its reading knows.
     if not reading >> _SOLE_AT + rank & 1:
         return False
     # 七对 would also wait on the other odd tile: 13 concealed tiles, the winning tile's count odd
     # and one other odd count.
-    if ctx.totals is not None or not key >> 5 * rank & 1:
+    if ctx.totals is not None or not ctx.tiles >> 5 * win & 1:
         return True
     return ctx.odd != 2
 
@@ -1064,20 +1056,25 @@ def _hand_base(ctx: _Ctx) -> _Fans:
     if class_fans is None:
         class_fans = _class_fans(bits)
     key = ctx.situation
-    situation = _SITUATIONS.get(key)
-    if situation is None:  # at most 2**14 of them
-        situation = _SITUATIONS[key] = _situation_fans(*key)
+    known = _SITUATIONS.get(key)
+    if known is None:  # at most 2**14 of them
+        fans = _situation_fans(*key)
+        # 全求人 and 四杠 leave no wait to count (the single wait is in them).
+        known = _SITUATIONS[key] = (
+            fans,
+            F.MELDED_HAND not in fans and F.FOUR_KONGS not in fans,
+        )
+    situation, ctx.wait_fans = known
     t = {**class_fans, **situation}  # (no fan is in both)
     # 四归一: four of a kind not declared as a kong (a decomposition with 一色四同顺 drops it)
-    hogs = ctx.fours - ctx.melded_kongs - ctx.concealed_kongs
+    hogs = ctx.hogs
     if hogs:
         t[F.TILE_HOG] = hogs
-    # 全求人 and 四杠 leave no wait to count (the single wait is in them).
-    ctx.wait_fans = F.MELDED_HAND not in situation and F.FOUR_KONGS not in situation
     return t
 
 
-_SITUATIONS: Final[dict[_Situation, _Fans]] = {}
+_SITUATIONS: Final[dict[_Situation, tuple[_Fans, bool]]] = {}
+"""The fans of each situation (:func:`_situation_fans`), and whether a wait fan can count."""
 
 
 def _situation_fans(
@@ -1177,7 +1174,15 @@ def _regular_fans(ctx: _Ctx, split: _Split, t: _Fans, why: list[ExcludedFan] | N
         t[fan] = 1
 
     if ctx.wait_fans:
-        fan = _wait_fan(concealed_chows, pair, win)
+        # 边张 坎张 单钓将 (:func:`_wait_fan`, read inline)
+        if win in concealed_chows or win - 2 in concealed_chows:
+            fan = F.EDGE_WAIT
+        elif win - 1 in concealed_chows:
+            fan = F.CLOSED_WAIT
+        elif pair == win:
+            fan = F.SINGLE_WAIT
+        else:
+            fan = 0
         if fan:
             if ctx.unique is None:  # 独听, worked out once a decomposition can use it
                 ctx.unique = _unique_wait(ctx)
@@ -1193,7 +1198,7 @@ def _regular_fans(ctx: _Ctx, split: _Split, t: _Fans, why: list[ExcludedFan] | N
 
 def _chicken(t: _Fans) -> _Fans:
     """A regular decomposition's table with 无番和 (第九条 43) when it holds no other fan. (The
-    fans of the only decomposition leave it out: :func:`_counted_fans` adds it.)"""
+    fans of the only decomposition leave it out: :func:`calculate` adds it.)"""
     if not t:
         t[F.CHICKEN_HAND] = 1
     return t
@@ -1377,7 +1382,10 @@ def _knitted_straight_fans(
 
 
 def _total(t: _Fans) -> int:
-    return sum(_POINTS[fan] * count for fan, count in t.items())
+    total = 0
+    for fan, count in t.items():  # (a loop: a generator makes a function and frame each time)
+        total += _POINTS[fan] * count
+    return total
 
 
 def _table(t: _Fans) -> list[int]:
@@ -1409,9 +1417,13 @@ def _set_views(fixed: Sequence[Meld], chosen: _Split, ctx: _Ctx) -> list[SetView
 
 def _ref_key(split: _Split) -> tuple[tuple[int, int, int], ...]:
     """A decomposition's sets in the reference's tile order, sorted (its order of trying them)."""
-    key = [(_REF_ORDER[c], _REF_ORDER[c + 1], _REF_ORDER[c + 2]) for c in split[0]]
-    key += [(_REF_ORDER[p], _REF_ORDER[p], _REF_ORDER[p]) for p in split[1]]
-    return tuple(sorted(key))
+    key: list[tuple[int, int, int]] = []
+    for c in split[0]:  # (loops: a comprehension makes a function and its frame each time)
+        key.append((_REF_ORDER[c], _REF_ORDER[c + 1], _REF_ORDER[c + 2]))
+    for p in split[1]:
+        key.append((_REF_ORDER[p], _REF_ORDER[p], _REF_ORDER[p]))
+    key.sort()
+    return tuple(key)
 
 
 def _check_sizes(hand: Hand, context: WinContext) -> None:
@@ -1483,21 +1495,6 @@ def _display_key(counted: CountedFan) -> tuple[bool, int, int]:
     return fan is Fan.FLOWER_TILES, -fan.points, fan.number
 
 
-def _counted_fans(best: _Fans, flowers: int) -> tuple[CountedFan, ...]:
-    """The counted fans of a fan table, in display order; 无番和 when it holds none (the only
-    decomposition's table leaves it out)."""
-    # Fan numbers 1-81 run from the highest points down, so their order is display order;
-    # only 明暗杠 (82, the mil profile) is out of place. Each counted fan is a shared instance.
-    numbers = [*best]
-    numbers.sort()  # (in place: sorted() costs a look-up more)
-    fans = tuple([_COUNTED[fan][best[fan]] for fan in numbers]) if best else _CHICKEN_HAND
-    if flowers:
-        fans += (_flower_fan(flowers),)
-    if F.MELDED_AND_CONCEALED_KONG in best:
-        return tuple(sorted(fans, key=_display_key))
-    return fans
-
-
 def _held(counts: Sequence[int]) -> list[int]:
     """The kinds held (counts indexed by tile)."""
     return list(compress(_KINDS, counts))
@@ -1508,19 +1505,11 @@ def _tiles_shape(name: str, kinds: list[int]) -> str:
 
 
 def _special_counts(ctx: _Ctx, fixed: tuple[Meld, ...]) -> bool:
-    """Whether the counts allow a special shape. They are concealed, but for 组合龙 with one
-    declared set beside it; with none declared: 七对 holds no odd count, 十三幺 and 全不靠 13 or 14
-    kinds, 九莲宝灯 the nine of the winning tile's suit, 组合龙 a run in each suit."""
-    knit = ctx.counts >> _KNIT_AT == 3  # ctx.knit, ctx.odd read inline: no property calls
-    if fixed:
-        return len(fixed) == 1 and knit
-    if knit or not (ctx.k0 | ctx.k1 | ctx.k2 | ctx.k3) & _ONES:
-        return True
-    kinds = ctx.kinds
-    if kinds >= 13:
-        return True
-    win = ctx.win
-    return kinds == 9 and win < 27 and ctx.reading(win // 9) >> _HELD_AT & 511 == 511
+    """Whether the counts allow a special shape (read with the hand, whose melds are ``fixed``).
+    They are concealed, but for 组合龙 with one declared set beside it; with none declared: 七对
+    holds no odd count, 十三幺 and 全不靠 13 or 14 kinds, 九莲宝灯 the nine of the winning tile's
+    suit, 组合龙 a run in each suit."""
+    return ctx.special
 
 
 def _special_shape(
@@ -1620,7 +1609,7 @@ def calculate(
     shape = ""  # named only when explaining: the hot path formats no text
     seven_pairs = False
     # The special shapes, tried only when the counts allow one.
-    if _special_counts(ctx, fixed):
+    if ctx.special:  # (_special_counts)
         special = _special_shape(ctx, fixed, why, explain)
         if special is not None:
             best, shape, views = special
@@ -1633,11 +1622,14 @@ def calculate(
                 best_points = _total(best)
 
     others: list[tuple[str, int]] = [] if explain else _NO_OTHERS  # readings not taken (就高不就低)
-    if best is None or seven_pairs:
+    only = ctx.split
+    if only is not None and best is None and not explain:
+        # The only reading: nothing to compare, and the base table is its own.
+        best = _regular_fans(ctx, only, _hand_base(ctx), None)
+    elif best is None or seven_pairs:
         splits = _splits(ctx)
         base = _hand_base(ctx) if splits else {}
         if len(splits) == 1 and best is None and not explain:
-            # The only reading: nothing to compare, and the base table is its own.
             best = _regular_fans(ctx, splits[0], base, None)
         elif splits:
             if len(splits) > 1:
@@ -1670,7 +1662,25 @@ def calculate(
         return FanResult(fans=(), is_winning=False)
     flowers = context.flowers or len(hand.flowers)
     if why is None:
-        return winning_result(_counted_fans(best, flowers))
+        # The counted fans, in display order; 无番和 when the table holds none (the only
+        # decomposition's table leaves it out). Fan numbers 1-81 run from the highest points
+        # down, so their order is display order; only 明暗杠 (82, the mil profile) is out of
+        # place. Each counted fan is a shared instance. (A loop, not a comprehension: that makes
+        # a function and its frame each time.)
+        if best:
+            numbers = [*best]
+            numbers.sort()  # (in place: sorted() costs a look-up more)
+            ordered: list[CountedFan] = []
+            for fan in numbers:
+                ordered.append(_COUNTED[fan][best[fan]])
+            counted = tuple(ordered)
+        else:
+            counted = _CHICKEN_HAND
+        if flowers:
+            counted += (_flower_fan(flowers),)
+        if F.MELDED_AND_CONCEALED_KONG in best:
+            counted = tuple(sorted(counted, key=_display_key))
+        return winning_result(counted)
 
     others = [item for item in others if item[0] != shape]
     total = ctx.total
