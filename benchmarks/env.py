@@ -161,30 +161,28 @@ def engine_hands(n: int, seed: int) -> tuple[float, int]:
     return n / (time.perf_counter() - start), steps
 
 
-def reference_run(folder: str, n: int, seed: int) -> dict[str, Any] | str:
-    """The PKU environment's hands/s from ``env_reference.py`` in a fresh process (the same
-    interpreter), or the one-line reason it failed."""
-    command = [sys.executable, str(REFERENCE_SCRIPT), "--reference", folder]
-    command += ["-n", str(n), "--seed", str(seed)]
+def child_json(command: list[str], what: str) -> dict[str, Any] | str:
+    """The JSON line a child process printed last, or the one-line reason it failed."""
     done = subprocess.run(command, capture_output=True, text=True, check=False)
     lines = done.stdout.strip().splitlines()
     if done.returncode or not lines:
         why = (done.stderr.strip().splitlines() or [f"exit status {done.returncode}"])[-1]
-        return f"the reference run failed: {why}"
+        return f"{what} failed: {why}"
     result: dict[str, Any] = json.loads(lines[-1])
     return result
+
+
+def reference_run(folder: str, n: int, seed: int) -> dict[str, Any] | str:
+    """The PKU environment's hands/s from ``env_reference.py`` in a fresh process (the same
+    interpreter), or the one-line reason it failed."""
+    command = [sys.executable, str(REFERENCE_SCRIPT), "--reference", folder]
+    return child_json([*command, "-n", str(n), "--seed", str(seed)], "the reference run")
 
 
 def cold_run(n: int, seed: int) -> dict[str, Any] | str:
     """guobiao's cold run (``env_hands``) in a fresh process, or the one-line reason it failed."""
     command = [sys.executable, __file__, "--cold-child", "-n", str(n), "--seed", str(seed)]
-    done = subprocess.run(command, capture_output=True, text=True, check=False)
-    lines = done.stdout.strip().splitlines()
-    if done.returncode or not lines:
-        why = (done.stderr.strip().splitlines() or [f"exit status {done.returncode}"])[-1]
-        return f"a cold run failed: {why}"
-    result: dict[str, Any] = json.loads(lines[-1])
-    return result
+    return child_json(command, "a cold run")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -128,6 +128,24 @@ def post(base_url: str, path: str, body: dict[str, Any]) -> Any:
         return json.loads(response.read())
 
 
+def bots_session(base: str, seed: int = 5) -> tuple[dict[str, Any], list[Any]]:
+    """A practice table of four bots named "Bots only", played to its session's end: the table
+    as made (its id and tokens) and its hands."""
+    made: dict[str, Any] = post(
+        base, "/api/rooms", {"name": "Bots only", "practice": True, "seed": seed}
+    )
+    post(
+        base,
+        f"/api/rooms/{made['id']}/start",
+        {"owner_token": made["owner_token"], "fill": True},
+    )
+    deadline = time.monotonic() + 120
+    while not get(base, f"/api/rooms/{made['id']}")["ended"]:
+        assert time.monotonic() < deadline, "the bots did not finish"
+        time.sleep(0.2)
+    return made, get(base, f"/api/rooms/{made['id']}/hands")["hands"]
+
+
 def rows(page: Any, selector: str) -> list[list[str]]:
     """The cells' text of each table row matched by ``selector``."""
     found: list[list[str]] = page.evaluate(
@@ -345,17 +363,7 @@ def test_a_finished_session_from_the_lobby_on_a_phone(
     port = free_port()
     with server(tmp_path_factory.mktemp("done"), port, between_hands=0):
         base = f"http://127.0.0.1:{port}"
-        made = post(base, "/api/rooms", {"name": "Bots only", "practice": True, "seed": 5})
-        post(
-            base,
-            f"/api/rooms/{made['id']}/start",
-            {"owner_token": made["owner_token"], "fill": True},
-        )
-        deadline = time.monotonic() + 120
-        while not get(base, f"/api/rooms/{made['id']}")["ended"]:
-            assert time.monotonic() < deadline, "the bots did not finish"
-            time.sleep(0.2)
-        hands = get(base, f"/api/rooms/{made['id']}/hands")["hands"]
+        made, hands = bots_session(base)
         won = [h for h in hands if h["winner"] is not None]
         assert len(hands) == 16 and won
         pick = won[-1]["number"]

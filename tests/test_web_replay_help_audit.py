@@ -14,13 +14,12 @@ newcomer, on phones (360x640, 390x844, 844x390 on touch) and in both languages:
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
-from test_server_e2e import get, open_page, post
+from test_server_e2e import bots_session, get, open_page
 from test_server_restart import free_port, server
 
 PHONE = {"viewport": {"width": 360, "height": 640}, "is_mobile": True, "has_touch": True}
@@ -35,17 +34,7 @@ def finished(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, st
     port = free_port()
     with server(tmp_path_factory.mktemp("replay-help"), port, between_hands=0):
         base = f"http://127.0.0.1:{port}"
-        made = post(base, "/api/rooms", {"name": "Bots only", "practice": True, "seed": 5})
-        post(
-            base,
-            f"/api/rooms/{made['id']}/start",
-            {"owner_token": made["owner_token"], "fill": True},
-        )
-        deadline = time.monotonic() + 120
-        while not get(base, f"/api/rooms/{made['id']}")["ended"]:
-            assert time.monotonic() < deadline, "the bots did not finish"
-            time.sleep(0.2)
-        hands = get(base, f"/api/rooms/{made['id']}/hands")["hands"]
+        made, hands = bots_session(base)
         yield base, made["id"], hands
 
 
