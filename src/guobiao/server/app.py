@@ -80,6 +80,7 @@ from starlette.requests import HTTPConnection
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from guobiao.scoring.fans import Fan
+from guobiao.server.breakdown import example_json
 from guobiao.server.guards import SECURITY_HEADERS, KeptAnswers, RateLimiter, TrustedProxies
 from guobiao.server.protocol import (
     ProtocolError,
@@ -888,9 +889,10 @@ def _refuse(err: RoomError) -> HTTPException:
 
 
 def fan_table(profile: str = COMPETITION.fan_profile) -> list[dict[str, Any]]:
-    """The fans of a table's profile, in table order: the 81 of 第九条 (``mil`` adds 明暗杠)."""
+    """The fans of a table's profile, in table order: the 81 of 第九条 (``mil`` adds 明暗杠), each
+    with its example hand (``example``: :func:`guobiao.server.breakdown.example_json`)."""
     return [
-        {"number": f.number, "points": f.points, "zh": f.zh, "en": f.en}
+        {"number": f.number, "points": f.points, "zh": f.zh, "en": f.en, "example": example_json(f)}
         for f in Fan
         if profile in ("mil", "botzone") or f is not Fan.MELDED_AND_CONCEALED_KONG
     ]
@@ -1141,9 +1143,11 @@ def create_app(
             raise _refuse(err) from None
         return {**room.info(), "closed": room.id not in lobby.rooms}
 
+    fans_answer = fan_table()  # the same for every request: built once (81 example hands)
+
     @app.get("/api/fans")
     async def fans() -> list[dict[str, Any]]:
-        return fan_table()
+        return fans_answer
 
     @app.get("/api/settings")
     async def settings() -> dict[str, Any]:

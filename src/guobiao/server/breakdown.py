@@ -17,6 +17,7 @@ from typing import Any, Final
 from guobiao.core.context import WinContext, Wind
 from guobiao.core.hand import Hand
 from guobiao.scoring.calculator import calculate
+from guobiao.scoring.examples import EXAMPLES
 from guobiao.scoring.explain import wait_exclusions
 from guobiao.scoring.fans import Fan
 from guobiao.scoring.result import FanResult, InvalidHandError
@@ -24,7 +25,14 @@ from guobiao.table.game import HandResult
 from guobiao.table.rules import TableRules
 from guobiao.table.settlement import HandOutcome, PenaltyKind
 
-__all__ = ["PRINCIPLES", "hand_breakdown", "payments", "reason_json", "tile_groups"]
+__all__ = [
+    "PRINCIPLES",
+    "example_json",
+    "hand_breakdown",
+    "payments",
+    "reason_json",
+    "tile_groups",
+]
 
 PRINCIPLES: Final[dict[str, dict[str, str]]] = {
     "non_repeat": {"zh": "不重复原则", "en": "non-repeat principle", "article": "第十条一(五)1"},
@@ -233,3 +241,29 @@ def hand_breakdown(result: HandResult, round_wind: Wind, rules: TableRules) -> d
             for f in result.fans.fans
         ]
     return out
+
+
+def example_json(fan: Fan) -> dict[str, Any]:
+    """The help page's example of ``fan`` (:mod:`guobiao.scoring.examples`) in the winning hand's
+    shape the pages draw: standing tiles, ``melds`` (``kind``, ``tiles``), the winning tile, the
+    flowers, the win's flags and winds; ``winds`` says whether they matter (a wind pung);
+    ``names`` each tile's 中文 name."""
+    ex = EXAMPLES[fan]
+    hand, context = ex.parse()
+    counts = hand.counts()
+    tiles = [t for m in hand.melds for t in m.tiles]
+    return {
+        "concealed": [str(t) for t in ex.standing()],  # as written: a wait beside its tile
+        "melds": [{"kind": m.kind.value, "tiles": [str(t) for t in m.tiles]} for m in hand.melds],
+        "win_tile": str(context.win_tile),
+        "flowers": [str(t) for t in hand.flowers],
+        "self_drawn": context.self_drawn,
+        "fourth_tile": context.fourth_tile,
+        "kong": context.kong,
+        "last_tile": context.last_tile,
+        "seat_wind": context.seat_wind.letter,
+        "round_wind": context.round_wind.letter,
+        "winds": any(counts[27 + w] >= 3 for w in Wind),
+        # each tile's 中文 name, for the tiles' titles in 中文 (the table pages get the whole table)
+        "names": {str(t): t.chinese for t in sorted({*hand.standing, *tiles, *hand.flowers})},
+    }

@@ -53,7 +53,18 @@ Object.assign(STRINGS.en, {
   winFlowers: "Each flower is 1 point, counted once the hand has reached the minimum.",
   winRules: "The fans of a hand are counted by the five principles (不重复, 不拆移, 不得相同, 就高不就低, 套算一次): the server scores every win for you and shows the breakdown.",
   winPay: "Payment (第十条): won on a discard, the discarder pays the fan points + {base} and the two others {base} each; self-drawn, each of the three pays the fan points + {base}.",
-  fansNote: "Every fan with its points and, under its name, what it asks of a hand, as the table scores them. Filter by name or points:",
+  fansNote: "Every fan with its points and, under its name, what it asks of a hand and an example: the winning tile outlined in red, declared sets (chow, pung, kong) set apart at the right, a concealed kong with its ends face down. An example shows its fan; a small fan's example may still lack the 8 points a win needs. Filter by name or points:",
+  exDiscard: "won on a discard",
+  exSelfDrawn: "self-drawn",
+  exLastDraw: "self-drawn: the wall's last tile",
+  exLastClaim: "won on the last discard of the hand",
+  exReplacement: "self-drawn: a kong's replacement tile",
+  exRobbing: "robbing a kong: the tile another player adds to a pung",
+  exFourth: "the last tile of its kind: the other three in sight",
+  exWinds: "seat wind {seat}, prevalent wind {round}",
+  exFlowers: "{count} flowers",
+  exWinTile: "the winning tile",
+  exExample: "Example",
   fanFilter: "name or points",
   colNo: "No.",
   colName: "Fan",
@@ -114,7 +125,18 @@ Object.assign(STRINGS.zh, {
   winFlowers: "每张花牌 1 番，达到起和分后才计入。",
   winRules: "番种按五个原则计算（不重复、不拆移、不得相同、就高不就低、套算一次）：服务器为每次和牌计番并列出明细。",
   winPay: "计分（第十条）：点炮和，放炮者付 番数 + {base}，另两家各付 {base}；自摸和，三家各付 番数 + {base}。",
-  fansNote: "所有番种及其番数，名称下方是它对牌的要求，与牌桌计番一致。按名称或番数筛选：",
+  fansNote: "所有番种及其番数，名称下方是它对牌的要求和一手例牌：红框的是和牌的那张，吃、碰、杠的牌组分开放在右边，暗杠两端扣着。例牌只为显示该番种，小番的例牌未必够和牌所需的 8 番。按名称或番数筛选：",
+  exDiscard: "和别人打出的牌",
+  exSelfDrawn: "自摸",
+  exLastDraw: "自摸牌墙最后一张",
+  exLastClaim: "和本盘最后一张打出的牌",
+  exReplacement: "开杠后自摸补牌",
+  exRobbing: "抢杠：和别人加杠的那张牌",
+  exFourth: "和绝张：其余三张已亮明",
+  exWinds: "门风{seat}，圈风{round}",
+  exFlowers: "{count}张花牌",
+  exWinTile: "和牌的那张",
+  exExample: "例牌",
   fanFilter: "名称或番数",
   colNo: "序号",
   colName: "番种",
@@ -258,6 +280,7 @@ function renderSeats(hands) {
 
 let SETTINGS = null;
 let FANS = null;
+let TILES = {};  // the 中文 names of the examples' tiles (common.js tileLabel)
 
 function renderHelp() {
   const row = ([keys, what]) =>
@@ -283,6 +306,32 @@ function renderHelp() {
   renderFans();
 }
 
+// A fan's example hand (GET /api/fans "example"), with the table's tiles (common.js tile()):
+// the standing tiles, the winning tile outlined as the end of a hand marks it, the declared sets
+// apart (a concealed kong's ends face down, as on the table), the flowers; then how it was won.
+function exampleHand(x) {
+  const zh = LANG === "zh";
+  const win = tile(x.win_tile, {cls: "win-tile"});
+  win.title = `${tileLabel(x.win_tile)}: ${t("exWinTile")}`;
+  const meld = (m) => el("span", {class: "meld", "data-kind": m.kind},
+    m.tiles.map((n, i) => (m.kind === "concealed_kong" && (i === 0 || i === 3) ? tile(null) : tile(n))));
+  const how = [];
+  if (x.kong) how.push(t(x.self_drawn ? "exReplacement" : "exRobbing"));
+  else if (x.last_tile) how.push(t(x.self_drawn ? "exLastDraw" : "exLastClaim"));
+  else how.push(t(x.self_drawn ? "exSelfDrawn" : "exDiscard"));
+  if (x.fourth_tile) how.push(t("exFourth"));
+  const winds = t("winds");
+  const windOf = (w) => winds["ESWN".indexOf(w)];
+  if (x.winds) how.push(helpText("exWinds", {seat: windOf(x.seat_wind), round: windOf(x.round_wind)}));
+  if (x.flowers.length) how.push(helpText("exFlowers", {count: x.flowers.length}));
+  return el("div", {class: "fan-example", role: "group", "aria-label": t("exExample")},
+    el("div", {class: "ex-tiles"},
+      el("span", {class: "ex-standing"}, x.concealed.map((n) => tile(n)), win),
+      x.melds.map(meld),
+      x.flowers.length ? el("span", {class: "ex-flowers"}, x.flowers.map((n) => tile(n, {cls: "flower"}))) : null),
+    el("div", {class: "ex-how"}, how.join(zh ? "；" : "; ")));
+}
+
 // The fans grouped by points (the table's order), filtered by the search box.
 function renderFans() {
   const query = document.getElementById("fan-filter").value.trim().toLowerCase();
@@ -304,13 +353,15 @@ function renderFans() {
         el("td", {class: zh ? "other" : "other zh"}, zh ? f.en : f.zh), el("td", {class: "points"}, f.points)),
         // what it asks of a hand, on a line of its own under its name
         FAN_DEFS[f.number] ? el("tr", {class: "fan-def", "data-number": f.number}, el("td", {class: "no"}),
-          el("td", {class: "def", colspan: 3}, FAN_DEFS[f.number][zh ? 1 : 0])) : null]))),
+          el("td", {class: "def", colspan: 3}, FAN_DEFS[f.number][zh ? 1 : 0],
+            f.example ? exampleHand(f.example) : null)) : null]))),
     shown.length ? null : el("tbody", {}, el("tr", {}, el("td", {colspan: 4, class: "muted"}, t("noFan")))));
 }
 
 async function loadHelp() {
   try {
     [SETTINGS, FANS] = await Promise.all([api("GET", "/api/settings"), api("GET", "/api/fans")]);
+    for (const f of FANS) for (const [n, zh] of Object.entries(f.example ? f.example.names : {})) TILES[n] = {zh};
   } catch {
     document.getElementById("help-error").textContent = t("loadError");
     return;
