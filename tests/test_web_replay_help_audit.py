@@ -239,3 +239,33 @@ def test_the_help_page_gives_the_replays_keys_too(browser: Any, finished: Any, l
     replay.keyboard.press(" ")
     assert errors == []
     replay.context.close()
+
+
+# The chosen hand's label and the width its list gives it (the text, the list's padding and its
+# arrow): a label cut at the list's end ("7 · South · easy bot D w") named no winner.
+LABEL_FITS = """() => {
+  const select = document.querySelector('#hand-select');
+  const style = getComputedStyle(select);
+  const context = document.createElement('canvas').getContext('2d');
+  context.font = `${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
+  const text = select.options[select.selectedIndex].text;
+  return [text, context.measureText(text).width, select.clientWidth - 28];
+}"""
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_phone_held_sideways_shows_the_chosen_hand_s_whole_label(
+    browser: Any, finished: Any, lang: str
+) -> None:
+    _, _, hands = finished
+    for context in (SIDEWAYS, {**SIDEWAYS, "viewport": {"width": 740, "height": 360}}):
+        page, errors = open_replay(browser, finished, won(hands), lang, context)
+        text, width, room = page.evaluate(LABEL_FITS)
+        assert width <= room, (context["viewport"], text, width, room)
+        # the slider keeps a thumb's travel a finger can place, and the list keeps its name
+        assert page.locator("#scrub").bounding_box()["width"] >= 120
+        name = "盘" if lang == "zh" else "Hand"  # the glossary's term
+        assert page.get_by_role("combobox", name=name).count() == 1
+        assert page.evaluate("document.scrollingElement.scrollWidth <= innerWidth")
+        assert errors == []
+        page.context.close()
