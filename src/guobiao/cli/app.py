@@ -1,5 +1,5 @@
 """The ``guobiao`` command: the group and its commands, each group of them in a module of its own
-(:mod:`.scoring`, :mod:`.games`, :mod:`.botzone`, :mod:`.serve`, :mod:`.tournament`).
+(:mod:`.scoring`, :mod:`.fans`, :mod:`.games`, :mod:`.botzone`, :mod:`.serve`, :mod:`.tournament`).
 
 A command's module is imported when that command is looked up (:data:`COMMANDS`), not before:
 ``guobiao fan --jsonl`` loads the scoring commands and the calculator, never the bots, the server
@@ -39,6 +39,7 @@ EXTRAS = {
 COMMANDS = {
     "fan": ("guobiao.cli.scoring", "fan"),
     "shanten": ("guobiao.cli.scoring", "shanten"),
+    "fans": ("guobiao.cli.fans", "fans"),
     "play": ("guobiao.cli.games", "play"),
     "simulate": ("guobiao.cli.games", "simulate"),
     "arena": ("guobiao.cli.botzone", "arena"),
@@ -110,6 +111,7 @@ def main() -> None:
       guobiao fan "[123m][111z]456p78s99p +9s" --explain   and say why
       guobiao fan --jsonl --rules mil < hands.jsonl       score a stream
       guobiao shanten "W1W9B1B9T1T9F1F2F3F4J1J2J3"        how far from ready
+      guobiao fans 七对                                   a fan, with an example
       guobiao play --hands 4                              play a round
       guobiao simulate -n 2 --seed 1 --log-dir logs       bots against bots
       guobiao replay logs/session-0001.jsonl              check a log

@@ -1,4 +1,5 @@
-"""One example winning hand for every fan (第九条), as the help page shows it under the fan.
+"""One example winning hand for every fan (第九条), as the help page shows it under the fan, and
+what each fan asks of a hand in one line (:data:`DEFINITIONS`, English and 中文).
 
 Each hand shows its fan plainly and is a legal win that the calculator scores with that fan
 (tests/test_fan_examples.py); most carry a few small fans beside it, and a small fan's hand may
@@ -19,7 +20,7 @@ from guobiao.core.hand import Hand, parse_hand
 from guobiao.core.tiles import Tile, read_tiles
 from guobiao.scoring.fans import Fan
 
-__all__ = ["EXAMPLES", "FanExample", "example"]
+__all__ = ["DEFINITIONS", "EXAMPLES", "Definition", "FanExample", "example"]
 
 _MELD = re.compile(r"\[[^\]]*\]|\([^)]*\)")  # a melded set or a concealed kong in a hand's text
 
@@ -167,3 +168,119 @@ EXAMPLES: Final[dict[Fan, FanExample]] = {
 def example(fan: Fan) -> FanExample:
     """The example hand of ``fan``; KeyError for none (every :class:`Fan` has one)."""
     return EXAMPLES[fan]
+
+
+@dataclass(frozen=True, slots=True)
+class Definition:
+    """What a fan asks of a hand, in one line (第九条, as the rules digest puts it)."""
+
+    en: str
+    zh: str
+
+    def text(self, lang: str) -> str:
+        """The line in ``lang`` ("en" or "zh")."""
+        return self.zh if lang == "zh" else self.en
+
+
+_D = Definition
+
+# Every fan's definition, by fan: the help page's (GET /api/fans) and ``guobiao fans``'s.
+# fmt: off
+DEFINITIONS: Final[dict[Fan, Definition]] = {
+    # 88
+    Fan.BIG_FOUR_WINDS: _D("Pungs or kongs of all four winds.", "东南西北四副风刻（或杠）。"),
+    Fan.BIG_THREE_DRAGONS: _D("Pungs or kongs of all three dragons.", "中发白三副箭刻（或杠）。"),
+    Fan.ALL_GREEN: _D("Green tiles only: 2 3 4 6 8 bamboo and the Green Dragon.", "只由 2、3、4、6、8 条和发财组成。"),
+    Fan.NINE_GATES: _D("1112345678999 of one suit, concealed, and any tile of that suit.", "同一花色 1112345678999 门前清听牌，和这一花色的任一张。"),
+    Fan.FOUR_KONGS: _D("Four kongs.", "四个杠。"),
+    Fan.SEVEN_SHIFTED_PAIRS: _D("Seven pairs in a row in one suit.", "同一花色序数相连的七个对子。"),
+    Fan.THIRTEEN_ORPHANS: _D("One of each 1, 9 and honour, and a second of one of them.", "万饼条的 1、9 和七种字牌各一张，其中一种成对。"),
+    # 64
+    Fan.ALL_TERMINALS: _D("Pungs and a pair of 1s and 9s only.", "只由 1、9 的刻子（或杠）和将组成。"),
+    Fan.LITTLE_FOUR_WINDS: _D("Three wind pungs and a pair of the fourth wind.", "三副风刻，第四种风牌作将。"),
+    Fan.LITTLE_THREE_DRAGONS: _D("Two dragon pungs and a pair of the third dragon.", "两副箭刻，第三种箭牌作将。"),
+    Fan.ALL_HONORS: _D("Honours only: pungs and a pair.", "只由字牌的刻子（或杠）和将组成。"),
+    Fan.FOUR_CONCEALED_PUNGS: _D("Four concealed pungs or kongs.", "四副暗刻（或暗杠）。"),
+    Fan.PURE_TERMINAL_CHOWS: _D("123 123 789 789 and a pair of 5s, all of one suit.", "同一花色两副 123、两副 789，5 作将。"),
+    # 48
+    Fan.QUADRUPLE_CHOW: _D("Four identical chows of one suit.", "同一花色四副相同的顺子。"),
+    Fan.FOUR_PURE_SHIFTED_PUNGS: _D("Four pungs of one suit, each one higher (3 4 5 6).", "同一花色四副依次递增一的刻子。"),
+    # 32
+    Fan.FOUR_PURE_SHIFTED_CHOWS: _D("Four chows of one suit, each starting one higher, or each two higher.", "同一花色四副依次递增一或递增二的顺子。"),
+    Fan.THREE_KONGS: _D("Three kongs.", "三个杠。"),
+    Fan.ALL_TERMINALS_AND_HONOURS: _D("Only 1s, 9s and honours.", "只由 1、9 和字牌组成。"),
+    # 24
+    Fan.SEVEN_PAIRS: _D("Seven pairs.", "七个对子。"),
+    Fan.GREATER_HONOURS_AND_KNITTED_TILES: _D("All seven honours and seven knitted tiles (147, 258, 369 of three suits), each a single.", "七种字牌各一张，加上三种花色 147、258、369 中的七张，全为单张。"),
+    Fan.ALL_EVEN_PUNGS: _D("Pungs and a pair of 2s, 4s, 6s and 8s only.", "只由 2、4、6、8 的刻子（或杠）和将组成。"),
+    Fan.FULL_FLUSH: _D("One suit only, no honours.", "只由一种花色的序数牌组成。"),
+    Fan.PURE_TRIPLE_CHOW: _D("Three identical chows of one suit.", "同一花色三副相同的顺子。"),
+    Fan.PURE_SHIFTED_PUNGS: _D("Three pungs of one suit, each one higher.", "同一花色三副依次递增一的刻子。"),
+    Fan.UPPER_TILES: _D("Suited 7, 8 and 9 only.", "只由序数牌 7、8、9 组成。"),
+    Fan.MIDDLE_TILES: _D("Suited 4, 5 and 6 only.", "只由序数牌 4、5、6 组成。"),
+    Fan.LOWER_TILES: _D("Suited 1, 2 and 3 only.", "只由序数牌 1、2、3 组成。"),
+    # 16
+    Fan.PURE_STRAIGHT: _D("123, 456 and 789 of one suit.", "同一花色的 123、456、789。"),
+    Fan.THREE_SUITED_TERMINAL_CHOWS: _D("123 and 789 of two suits, and a pair of 5s of the third.", "两种花色各有 123、789，第三种花色的 5 作将。"),
+    Fan.PURE_SHIFTED_CHOWS: _D("Three chows of one suit, each starting one higher, or each two higher.", "同一花色三副依次递增一或递增二的顺子。"),
+    Fan.ALL_FIVES: _D("Every set and the pair hold a 5.", "每副牌和将都有 5。"),
+    Fan.TRIPLE_PUNG: _D("Pungs of the same number in all three suits.", "三种花色同一数字的刻子。"),
+    Fan.THREE_CONCEALED_PUNGS: _D("Three concealed pungs or kongs.", "三副暗刻（或暗杠）。"),
+    # 12
+    Fan.LESSER_HONOURS_AND_KNITTED_TILES: _D("Fourteen singles: knitted tiles (147, 258, 369 of three suits) and honours.", "十四张单张：三种花色 147、258、369 中的牌和字牌。"),
+    Fan.KNITTED_STRAIGHT: _D("147, 258 and 369, each in a different suit.", "147、258、369 分属三种花色。"),
+    Fan.UPPER_FOUR: _D("Suited 6 to 9 only.", "只由序数牌 6 至 9 组成。"),
+    Fan.LOWER_FOUR: _D("Suited 1 to 4 only.", "只由序数牌 1 至 4 组成。"),
+    Fan.BIG_THREE_WINDS: _D("Three wind pungs or kongs.", "三副风刻（或杠）。"),
+    # 8
+    Fan.MIXED_STRAIGHT: _D("123, 456 and 789, each in a different suit.", "123、456、789 分属三种花色。"),
+    Fan.REVERSIBLE_TILES: _D("Tiles that look the same upside down only: 1234589 dots, 245689 bamboo, the White Dragon.", "只由 1234589 饼、245689 条和白板组成。"),
+    Fan.MIXED_TRIPLE_CHOW: _D("The same chow in all three suits.", "三种花色同一数字的顺子。"),
+    Fan.MIXED_SHIFTED_PUNGS: _D("Pungs of three suits, each one higher (3 dots, 4 bamboo, 5 characters).", "三种花色依次递增一的刻子。"),
+    Fan.CHICKEN_HAND: _D("A win with no other fan (flowers aside).", "除花牌外没有任何番种的和牌。"),
+    Fan.LAST_TILE_DRAW: _D("Self-drawn on the last tile of the wall.", "自摸牌墙最后一张牌和牌。"),
+    Fan.LAST_TILE_CLAIM: _D("Won on the last discard.", "和最后一张打出的牌。"),
+    Fan.OUT_WITH_REPLACEMENT_TILE: _D("Won on a kong's replacement tile (not a flower's).", "开杠后补的牌和牌（补花不算）。"),
+    Fan.ROBBING_THE_KONG: _D("Won on the tile another player adds to a pung.", "和别人加杠的那张牌。"),
+    # 6
+    Fan.ALL_PUNGS: _D("Four pungs or kongs and a pair.", "四副刻子（或杠）加将。"),
+    Fan.HALF_FLUSH: _D("One suit and honours.", "一种花色的序数牌加字牌。"),
+    Fan.MIXED_SHIFTED_CHOWS: _D("Chows of three suits, each starting one higher.", "三种花色依次递增一的顺子。"),
+    Fan.ALL_TYPES: _D("All three suits, a wind and a dragon.", "万、饼、条、风、箭五种牌俱全。"),
+    Fan.MELDED_HAND: _D("Four melded sets, won on a discard for the pair.", "四副吃、碰、明杠，单钓别人打出的牌和牌。"),
+    Fan.TWO_CONCEALED_KONGS: _D("Two concealed kongs.", "两个暗杠。"),
+    Fan.TWO_DRAGON_PUNGS: _D("Two dragon pungs or kongs.", "两副箭刻（或杠）。"),
+    # 4
+    Fan.OUTSIDE_HAND: _D("Every set and the pair hold a 1, a 9 or an honour.", "每副牌和将都有 1、9 或字牌。"),
+    Fan.FULLY_CONCEALED_HAND: _D("Self-drawn with no melded set (concealed kongs allowed).", "没有吃、碰、明杠（暗杠可以），自摸和牌。"),
+    Fan.TWO_MELDED_KONGS: _D("Two melded kongs.", "两个明杠。"),
+    Fan.LAST_TILE: _D("Won on the last tile of its kind, the other three in sight.", "和其余三张已亮明的第四张牌。"),
+    # 2
+    Fan.DRAGON_PUNG: _D("A pung or kong of a dragon.", "一副箭刻（或杠）。"),
+    Fan.PREVALENT_WIND: _D("A pung or kong of the round's wind.", "与圈风相同的风刻（或杠）。"),
+    Fan.SEAT_WIND: _D("A pung or kong of your seat wind.", "与本家门风相同的风刻（或杠）。"),
+    Fan.CONCEALED_HAND: _D("Won on a discard with no melded set (concealed kongs allowed).", "没有吃、碰、明杠（暗杠可以），和别人打出的牌。"),
+    Fan.ALL_CHOWS: _D("Four chows and a pair of a suit.", "四副顺子，序数牌作将。"),
+    Fan.TILE_HOG: _D("All four of a tile in the hand, not as a kong.", "同一种牌四张都在手中，但不是杠。"),
+    Fan.DOUBLE_PUNG: _D("Pungs of the same number in two suits.", "两种花色同一数字的刻子。"),
+    Fan.TWO_CONCEALED_PUNGS: _D("Two concealed pungs or kongs.", "两副暗刻（或暗杠）。"),
+    Fan.CONCEALED_KONG: _D("A concealed kong.", "一个暗杠。"),
+    Fan.ALL_SIMPLES: _D("No 1s, 9s or honours.", "没有 1、9 和字牌。"),
+    # 1
+    Fan.PURE_DOUBLE_CHOW: _D("Two identical chows of one suit.", "同一花色两副相同的顺子。"),
+    Fan.MIXED_DOUBLE_CHOW: _D("The same chow in two suits.", "两种花色同一数字的顺子。"),
+    Fan.SHORT_STRAIGHT: _D("Two chows of one suit, six tiles in a row (123 456).", "同一花色六张相连的两副顺子。"),
+    Fan.TWO_TERMINAL_CHOWS: _D("123 and 789 of one suit.", "同一花色的 123 和 789。"),
+    Fan.PUNG_OF_TERMINALS_OR_HONOURS: _D("A pung or kong of 1s, 9s or a wind that no other fan counts.", "1、9 或风牌的刻子（或杠），未计入其他番种的。"),
+    Fan.MELDED_KONG: _D("A melded kong.", "一个明杠。"),
+    Fan.ONE_VOIDED_SUIT: _D("One of the three suits missing.", "缺少万、饼、条中的一种。"),
+    Fan.NO_HONOURS: _D("No honours.", "没有字牌。"),
+    Fan.EDGE_WAIT: _D("Won on the 3 of 12 or the 7 of 89, the only tile waited on.", "只听 12 的 3 或 89 的 7 而和牌。"),
+    Fan.CLOSED_WAIT: _D("Won on the middle tile of a chow, the only tile waited on.", "只听顺子中间的一张而和牌。"),
+    Fan.SINGLE_WAIT: _D("Won on the pair's tile, the only tile waited on.", "只听将牌而和牌。"),
+    Fan.SELF_DRAWN: _D("Won on a tile you drew.", "自己摸到和牌的那张牌。"),
+    Fan.FLOWER_TILES: _D("1 point for each flower, counted once the hand has the minimum without them.", "每张花牌 1 番，只在达到起和分之后计入。"),
+    # the mil profile's
+    Fan.MELDED_AND_CONCEALED_KONG: _D("A concealed kong and a melded kong.", "一个暗杠和一个明杠。"),
+}
+# fmt: on
