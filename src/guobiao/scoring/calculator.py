@@ -89,6 +89,7 @@ _REF_ORDER: Final = tuple(
 )
 
 _KINDS: Final = tuple(range(34))
+_BYTE: Final = tuple(bytes((kind,)) for kind in _KINDS)  # each kind as one byte
 
 # The meld kinds as module constants (an Enum member read from its class is a slow look-up).
 _MELD_CHOW: Final = MeldKind.CHOW
@@ -149,15 +150,29 @@ class _Ctx:
         # Tiles as plain ints: a Tile (an int subclass) is compared, indexed and added to by the
         # generic, slower path. (The standing tiles read as bytes.)
         win = _KINDS[context.win_tile]
-        # The standing tiles' counts, all 34 in one int (five bits a tile, ``_AT``): one plain
-        # add a tile, no branch on its suit; each suit's counts are then a field of it.
-        standing = _ONE[win]
-        for tile in bytes(concealed):
-            standing += _ONE[tile]
-        k0 = standing & _SUIT_MASK
-        k1 = standing >> 45 & _SUIT_MASK
-        k2 = standing >> 90 & _SUIT_MASK
-        k3 = standing >> 135
+        # The standing tiles' counts, all 34 in one int (five bits a tile, ``_AT``), each suit's
+        # counts a field of it (``k0``-``k3``, below 2**45).
+        if _COMPILED:  # each suit counted apart: mypyc keeps an int below 2**62 unboxed
+            k0 = k1 = k2 = k3 = 0
+            for tile in bytes(concealed) + _BYTE[win]:
+                if tile < 18:
+                    if tile < 9:
+                        k0 += _PLACE[tile]
+                    else:
+                        k1 += _PLACE[tile]
+                elif tile < 27:
+                    k2 += _PLACE[tile]
+                else:
+                    k3 += _PLACE[tile]
+            standing = k0 | k1 << 45 | k2 << 90 | k3 << 135
+        else:  # pure Python: one add a tile, no branch on its suit
+            standing = _ONE[win]
+            for tile in bytes(concealed):
+                standing += _ONE[tile]
+            k0 = standing & _SUIT_MASK
+            k1 = standing >> 45 & _SUIT_MASK
+            k2 = standing >> 90 & _SUIT_MASK
+            k3 = standing >> 135
         characters = _SUIT_READINGS.get(k0)
         dots = _SUIT_READINGS.get(k1)
         bamboo = _SUIT_READINGS.get(k2)
@@ -567,6 +582,14 @@ _NO_SPLIT_HONOURS: Final = {
 
 # The counts of two ranks by ten bits of a suit's counts.
 _TWO_RANKS: Final = tuple((bits & 31, bits >> 5) for bits in range(1024))
+
+
+def _compiled() -> bool:
+    """Whether this module runs compiled by mypyc (its functions then have no Python code)."""
+    return not hasattr(_compiled, "__code__")
+
+
+_COMPILED: Final = _compiled()
 
 
 def _counts_of(keys: tuple[int, int, int, int]) -> list[int]:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
+from functools import cache
 
 from guobiao.core.context import WinContext
 from guobiao.core.hand import Hand
@@ -576,7 +577,13 @@ def _pattern(template: str) -> re.Pattern[str]:
     return re.compile("".join(out))
 
 
-_COMPILED = tuple((_pattern(en), zh) for en, zh in _TEMPLATES)
+@cache
+def _patterns() -> tuple[tuple[re.Pattern[str], str], ...]:
+    """The templates as patterns, compiled when first read (not on import: a batch of scores
+    never reads them, and compiling takes tens of milliseconds)."""
+    return tuple((_pattern(en), zh) for en, zh in _TEMPLATES)
+
+
 _ORDINAL_ZH = {f" ({o})": f"（第{n}副）" for o, n in zip(_ORDINALS[2:], "二三四", strict=True)}
 
 
@@ -598,7 +605,7 @@ def referee_text(text: str, lang: str = "en") -> str:
             break
     if lang == "en":
         return text
-    for pattern, zh in _COMPILED:
+    for pattern, zh in _patterns():
         found = pattern.fullmatch(text)
         if found is not None:
             fields = {k: _zh_words(v) for k, v in found.groupdict().items()}
