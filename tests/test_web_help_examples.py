@@ -2,7 +2,9 @@
 in a browser: every fan row shows its hand with all its tiles, the winning tile marked as the
 table marks it (win-tile), the win's circumstances in words; on a 360x640 phone in both languages
 the page never scrolls sideways and the tiles stay at least 16 px wide; at 1366x768 each hand is
-one row; the fan filter still filters the examples."""
+one row; the fan filter still filters the examples. ``GUOBIAO_SCREENSHOTS=docs`` saves
+docs/screenshot-help-fans.png (the README's): /help#fans at 1366x768, the card of the fans
+down to the last 88-point fan wholly in view."""
 
 from __future__ import annotations
 
@@ -14,7 +16,7 @@ import pytest
 
 from guobiao import Fan
 from guobiao.scoring.examples import EXAMPLES
-from test_server_e2e import open_page
+from test_server_e2e import open_page, shot
 from test_server_restart import free_port, server
 
 PHONE = {"viewport": {"width": 360, "height": 640}, "is_mobile": True, "has_touch": True}
@@ -127,5 +129,42 @@ def test_the_filter_filters_the_examples_too(browser: Any, base: str) -> None:
     assert page.locator(".fan-example .tile.flower").count() == 2
     page.fill("#fan-filter", "")
     assert page.locator(".fan-example").count() == 81
+    assert errors == []
+    page.context.close()
+
+
+def test_the_fans_section_opens_on_the_first_fans_and_their_hands(browser: Any, base: str) -> None:
+    """/help#fans on a 1366x768 screen opens on the section's heading, the filter and the first
+    fans (88 points), each whole in view with its example hand and how it was won: the README's
+    picture, cut under the last whole fan."""
+    page, errors = open_page(browser, f"{base}/help?lang=en#fans", **DESKTOP)
+    page.wait_for_selector("body[data-ready]")
+    page.wait_for_function(
+        "() => [...document.querySelectorAll('.fan-example img')].every((i) => i.complete)"
+    )
+    page.evaluate("document.getElementById('fans').scrollIntoView()")
+    assert abs(page.evaluate("document.getElementById('fans').getBoundingClientRect().top")) < 2
+    assert page.locator("#fans h2").first.is_visible()
+    # the fans whose rows (name, definition, example) lie whole within the screen
+    whole = page.evaluate("""() => [...document.querySelectorAll('tr.fan-def')].filter((row) => {
+      const top = document.getElementById(`fan-${row.dataset.number}`).getBoundingClientRect().top;
+      return top >= 0 && row.getBoundingClientRect().bottom <= innerHeight;
+    }).map((row) => Number(row.dataset.number))""")
+    assert whole[:4] == [1, 2, 3, 4], whole
+    shown = examples_of(page)
+    for number in whole:
+        assert shown[number]["tiles"] == EXPECTED[number][0], number
+        assert shown[number]["win"] == [EXPECTED[number][1]], number
+        assert shown[number]["tops"] == 1 and shown[number]["how"], number
+    # the card alone, down to the last whole fan: at its own size in the README (the whole
+    # 1366 px screen would be shrunk to the README's column, its tiles to 15 px)
+    card = page.locator("#fans").bounding_box()
+    bottom = page.evaluate(
+        f"document.querySelector('tr.fan-def[data-number=\"{whole[-1]}\"]')"
+        ".getBoundingClientRect().bottom"
+    )
+    assert card is not None and card["width"] <= 900, card
+    clip = {"x": card["x"] - 12, "y": 0, "width": card["width"] + 24, "height": bottom + 2}
+    shot(page, "screenshot-help-fans.png", clip=clip)
     assert errors == []
     page.context.close()

@@ -7,8 +7,8 @@ bottom pools' tiles readable; so must every claim a discard can offer at once. T
 controls take a finger's tap on a phone. Also: the end-of-hand box stays until *Continue*, comes
 back with *Last hand*, and opens the replay in a new tab; the keys (D the drawn tile) work after
 the header's switches are clicked. ``GUOBIAO_SCREENSHOTS=docs`` saves
-docs/screenshot-table-desktop.png, -table-phone.png, -claim.png, -claim-phone.png and
--hand-end.png, and docs/screenshots/{table,claim,hand-end,table-end,claims-all}-{viewport}.jpg."""
+docs/screenshot-table.png (the README's: mid-hand, our turn), -table-desktop.png,
+-table-phone.png, -claim.png, -claim-phone.png and -hand-end.png, and docs/screenshots/{table,claim,hand-end,table-end,claims-all}-{viewport}.jpg."""
 
 from __future__ import annotations
 
@@ -309,6 +309,79 @@ def test_the_hand_and_the_choices_are_always_on_screen(
         # the header, now with its Last hand button, still fits
         assert page.locator("#last-hand").is_visible(), size
         assert page.evaluate(HEADER_OUTSIDE) == [], size
+    assert errors == []
+    page.context.close()
+
+
+MID_HAND = 30  # tiles left in the wall when the README's table is taken (a bot wins soon after)
+ATTEMPTS = 3  # tables played from the deal: a chow clicked after its window closed changes the hand
+
+
+def to_mid_hand(page: Any) -> bool:
+    """Plays the seeded hand to our first turn with MID_HAND tiles or fewer left in the wall:
+    our first two chows claimed, every later claim passed (the window's end passes too). False
+    when a chow missed its window (a loaded machine) or the hand ended first."""
+    for _ in range(500):
+        now = page.wait_for_function(
+            f"() => ({OVER}) ? {{over: true}} : state && state.must_act && {{"
+            "decision: state.decision, legal: state.view.legal_actions,"
+            " drawn: state.view.drawn, wall: state.view.wall_remaining}"
+        ).json_value()
+        if now.get("over"):
+            return False
+        legal: list[str] = now["legal"]
+        if "pass" not in legal and now["wall"] <= MID_HAND:
+            return True
+        claims = page.locator("#actions button:not([data-action=pass])")
+        chow = False
+        if "pass" in legal:
+            chow = page.evaluate("state.view.melds[state.seat].length") < 2
+            target = claims.first if chow else page.locator("#actions [data-action=pass]")
+        elif claims.count():  # a win or a kong on our turn: not in this hand, but take it
+            target = claims.first
+        elif now["drawn"] is not None:
+            target = page.locator("#hand button.tile.drawn")
+        else:
+            target = page.locator("#hand button.tile:not([disabled])").last
+        try:
+            target.click(timeout=CLAIM * 1000 if "pass" in legal else 10_000)
+        except PlaywrightTimeout:  # the window closed first: the server passed for us
+            assert "pass" in legal, legal
+            if chow:
+                return False
+        page.wait_for_function(
+            f"d => {OVER} || !state.must_act || state.decision !== d", arg=now["decision"]
+        )
+    return False
+
+
+def test_the_table_mid_hand(browser: Any, base_url: str) -> None:
+    """docs/screenshot-table.png, the README's picture, as a player meets the table mid-hand
+    (the seeded hand, SEED, played by ``to_mid_hand``; a table played again from the deal when a
+    chow missed its short window). By then every seat has melded (our two chows, a bot's meld on
+    each side), the four pools hold a dozen discards each, the latest one is marked, and the hint
+    line gives our shanten and the best discard."""
+    for _ in range(ATTEMPTS):
+        page, errors = practice_table(browser, base_url, "desktop")
+        if to_mid_hand(page):
+            break
+        page.context.close()
+    else:
+        raise AssertionError(f"no turn of ours in the middle of the hand in {ATTEMPTS} tables")
+    assert problems_now(page) == []
+    view = page.evaluate(
+        "({pools: state.view.discards.map(p => p.length),"
+        " melds: state.view.melds.map(m => m.length), seat: state.seat})"
+    )
+    assert min(view["pools"]) >= 8, view  # discards on all four sides
+    assert view["melds"][view["seat"]] >= 1 and sum(view["melds"]) >= 3, view
+    assert page.locator(".pond .discards .tile.last").count() == 1  # the latest discard
+    assert page.locator(".meld .tile").count() >= 3 * sum(view["melds"])
+    assert page.locator("#hand .tile.drawn").count() == 1
+    hints = page.locator("#hints")
+    assert hints.is_visible() and "Shanten" in hints.inner_text()
+    assert "Your turn" in page.locator("#countdown").inner_text()
+    shot(page, "screenshot-table.png")
     assert errors == []
     page.context.close()
 
