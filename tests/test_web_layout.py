@@ -234,6 +234,18 @@ def shots_at_each_size(page: Any, sizes: tuple[str, ...], what: str) -> None:
         shot(page, f"screenshots/{what}-{name}.jpg", type="jpeg", quality=70)
 
 
+def decision_now(page: Any) -> dict[str, Any]:
+    """One snapshot, taken when our seat must act (the decision, the legal actions, the drawn tile,
+    the wall), or ``{"over": True}`` at the hand's end: read separately, a claim window could
+    close in between and leave the test acting on the next state (legal = [])."""
+    now: dict[str, Any] = page.wait_for_function(
+        f"() => ({OVER}) ? {{over: true}} : state && state.must_act && {{"
+        "decision: state.decision, legal: state.view.legal_actions,"
+        " drawn: state.view.drawn, wall: state.view.wall_remaining}"
+    ).json_value()
+    return now
+
+
 def play_hand(page: Any, device: str, sizes: tuple[str, ...] = ("desktop",)) -> int:
     """Play to the end of the hand, checking the layout at every decision at each of the
     device's viewports (another device's: ``sizes``); the decisions."""
@@ -241,13 +253,7 @@ def play_hand(page: Any, device: str, sizes: tuple[str, ...] = ("desktop",)) -> 
     size = sizes[0]
     took_mid = took_claim = False
     for decisions in range(500):  # returns how many were answered
-        # one snapshot, taken when the seat must act: read separately, a claim window could
-        # close in between and leave the test acting on the next state (legal = [])
-        now = page.wait_for_function(
-            f"() => ({OVER}) ? {{over: true}} : state && state.must_act && {{"
-            "decision: state.decision, legal: state.view.legal_actions,"
-            " drawn: state.view.drawn, wall: state.view.wall_remaining}"
-        ).json_value()
+        now = decision_now(page)
         if now.get("over"):
             return decisions
         legal: list[str] = now["legal"]
@@ -322,11 +328,7 @@ def to_mid_hand(page: Any) -> bool:
     our first two chows claimed, every later claim passed (the window's end passes too). False
     when a chow missed its window (a loaded machine) or the hand ended first."""
     for _ in range(500):
-        now = page.wait_for_function(
-            f"() => ({OVER}) ? {{over: true}} : state && state.must_act && {{"
-            "decision: state.decision, legal: state.view.legal_actions,"
-            " drawn: state.view.drawn, wall: state.view.wall_remaining}"
-        ).json_value()
+        now = decision_now(page)
         if now.get("over"):
             return False
         legal: list[str] = now["legal"]

@@ -18,8 +18,8 @@ from guobiao.cli.stream import DEFAULT_RULES
 from guobiao.cli.util import console as _console
 from guobiao.cli.util import fail as _fail
 from guobiao.core.context import Wind
-from guobiao.core.hand import Hand, format_hand
-from guobiao.scoring.examples import DEFINITIONS, EXAMPLES, FanExample
+from guobiao.core.hand import format_hand
+from guobiao.scoring.examples import DEFINITIONS, EXAMPLES, FanExample, fan_summary
 from guobiao.scoring.fans import Fan
 
 if TYPE_CHECKING:
@@ -114,10 +114,7 @@ def _close_names(query: str) -> list[str]:
 
 def example_hand(ex: FanExample, style: str) -> str:
     """The example's hand as ``guobiao fan`` reads it, in ``style``'s tile names."""
-    hand, context = ex.parse()
-    return format_hand(
-        Hand(hand.concealed, hand.melds, context.win_tile, hand.flowers), style=style
-    )
+    return format_hand(ex.parse()[0], style=style)
 
 
 def example_command(fan: Fan, style: str = "botzone") -> str:
@@ -165,12 +162,7 @@ def fan_json(fan: Fan, style: str) -> dict[str, Any]:
     as ``guobiao fan`` takes it."""
     ex = EXAMPLES[fan]
     return {
-        "number": fan.number,
-        "points": fan.points,
-        "zh": fan.zh,
-        "en": fan.en,
-        "en_def": DEFINITIONS[fan].en,
-        "zh_def": DEFINITIONS[fan].zh,
+        **fan_summary(fan),
         "example": {
             "hand": example_hand(ex, style),
             "self_drawn": ex.self_drawn,

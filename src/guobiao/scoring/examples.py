@@ -20,7 +20,7 @@ from guobiao.core.hand import Hand, parse_hand
 from guobiao.core.tiles import Tile, read_tiles
 from guobiao.scoring.fans import Fan
 
-__all__ = ["DEFINITIONS", "EXAMPLES", "Definition", "FanExample", "example"]
+__all__ = ["DEFINITIONS", "EXAMPLES", "Definition", "FanExample", "example", "fan_summary"]
 
 _MELD = re.compile(r"\[[^\]]*\]|\([^)]*\)")  # a melded set or a concealed kong in a hand's text
 
@@ -52,7 +52,7 @@ class FanExample:
             round_wind=self.round_wind,
             flowers=len(hand.flowers),
         )
-        return Hand(hand.concealed, hand.melds, hand.win_tile, hand.flowers), context
+        return hand, context
 
     def standing(self) -> tuple[Tile, ...]:
         """The standing tiles in the order written (``Hand`` sorts them): a wait stays beside the
@@ -284,3 +284,16 @@ DEFINITIONS: Final[dict[Fan, Definition]] = {
     Fan.MELDED_AND_CONCEALED_KONG: _D("A concealed kong and a melded kong.", "一个暗杠和一个明杠。"),
 }
 # fmt: on
+
+
+def fan_summary(fan: Fan) -> dict[str, int | str]:
+    """A fan's number, points, names and definitions (``zh_def``, ``en_def``): what ``GET
+    /api/fans`` and ``guobiao fans --json`` give of every fan beside its example."""
+    return {
+        "number": fan.number,
+        "points": fan.points,
+        "zh": fan.zh,
+        "en": fan.en,
+        "en_def": DEFINITIONS[fan].en,
+        "zh_def": DEFINITIONS[fan].zh,
+    }

@@ -79,7 +79,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.requests import HTTPConnection
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from guobiao.scoring.examples import DEFINITIONS
+from guobiao.scoring.examples import fan_summary
 from guobiao.scoring.fans import Fan
 from guobiao.server.breakdown import example_json
 from guobiao.server.guards import SECURITY_HEADERS, KeptAnswers, RateLimiter, TrustedProxies
@@ -891,18 +891,10 @@ def _refuse(err: RoomError) -> HTTPException:
 
 def fan_table(profile: str = COMPETITION.fan_profile) -> list[dict[str, Any]]:
     """The fans of a table's profile, in table order: the 81 of 第九条 (``mil`` adds 明暗杠), each
-    with what it asks of a hand (``en_def``, ``zh_def``: :data:`guobiao.scoring.examples.DEFINITIONS`)
+    with what it asks of a hand (``en_def``, ``zh_def``: :func:`guobiao.scoring.examples.fan_summary`)
     and its example hand (``example``: :func:`guobiao.server.breakdown.example_json`)."""
     return [
-        {
-            "number": f.number,
-            "points": f.points,
-            "zh": f.zh,
-            "en": f.en,
-            "en_def": DEFINITIONS[f].en,
-            "zh_def": DEFINITIONS[f].zh,
-            "example": example_json(f),
-        }
+        {**fan_summary(f), "example": example_json(f)}
         for f in Fan
         if profile in ("mil", "botzone") or f is not Fan.MELDED_AND_CONCEALED_KONG
     ]
