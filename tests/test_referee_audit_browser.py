@@ -321,6 +321,28 @@ def test_the_tables_still_missing_are_listed_and_picked_with_one_tap(
     assert page.locator(missing).count() == 0
 
 
+def test_another_tables_entry_leaves_the_field_just_tapped_as_it_is(
+    browser: Any, site: dict[str, Any]
+) -> None:
+    # a referee taps table 3's first score (the phone's keyboard opens), and before a key is
+    # pressed another referee saves table 6: the live update must not draw the form again (the
+    # field would lose its focus and the keys typed next would go nowhere)
+    page = referee(browser, site)
+    choose(page, 3)
+    page.focus("input[name=score-E]")
+    page.evaluate("document.querySelector('input[name=score-E]').dataset.tapped = 'yes'")
+    other = referee(browser, site, "wang")
+    choose(other, 6)
+    type_scores(other, (620, 480, 510, 390))
+    other.click("#save")
+    wait_js(other, "document.querySelector('#entry-ok').innerText.includes('table 6')")
+    wait_js(page, "document.querySelector('#missing').innerText.includes('7/8')")
+    assert page.evaluate("document.activeElement.dataset.tapped") == "yes"
+    page.keyboard.type("620")
+    assert values(page) == ["620", "", "", ""]
+    assert page.input_value("#table") == "3"
+
+
 def test_what_was_typed_survives_another_table_and_a_reload(
     browser: Any, site: dict[str, Any]
 ) -> None:

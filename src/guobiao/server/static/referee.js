@@ -276,6 +276,7 @@ async function loadSession(keepTable) {
   // on to the next table after a save, unless the referee already picked one and is typing
   keepTable = (keepTable && !MOVE_ON) || DIRTY;
   MOVE_ON = false;
+  const shown = JSON.stringify(currentTable());
   TABLES = data.tables;
   const before = $("table").value;
   // ✓ complete; a table entered hand by hand and still in play shows how far it is
@@ -285,6 +286,9 @@ async function loadSession(keepTable) {
   if (keepTable && TABLES.some((t) => String(t.table) === before)) {
     $("table").value = before;
     if (DIRTY) { check(); return; }  // keep what the referee is typing
+    // another table's news: the form shown is not drawn again (a referee who just tapped a score
+    // keeps the field, its keyboard and what the first key types)
+    if (JSON.stringify(currentTable()) === shown) { check(); return; }
   } else {
     // on to the next table not yet entered; with none left, stay on the table just saved (the
     // first one would look like the table the referee was entering)
