@@ -164,10 +164,6 @@ def test_the_replay_on_a_phone_takes_a_finger_and_reads(
     )
     assert widths and min(widths) >= 18, min(widths)
     assert page.evaluate("document.documentElement.scrollWidth") <= context["viewport"]["width"]
-    page.screenshot(
-        path=f"/tmp/rh_shots/test-replay-{lang}-{context['viewport']['width']}.png",
-        full_page=True,
-    )
     assert errors == []
     page.context.close()
 
@@ -204,7 +200,6 @@ def test_the_help_page_fits_a_phone_and_takes_a_finger(
     assert page.locator("#fans").bounding_box()["y"] < 100
     page.fill("#fan-filter", "88")
     assert page.locator("tr.fan").count() == 7
-    page.screenshot(path=f"/tmp/rh_shots/test-help-{lang}-{width}.png", full_page=True)
     assert errors == []
     page.context.close()
 
@@ -269,3 +264,27 @@ def test_a_phone_held_sideways_shows_the_chosen_hand_s_whole_label(
         assert page.evaluate("document.scrollingElement.scrollWidth <= innerWidth")
         assert errors == []
         page.context.close()
+
+
+@pytest.mark.parametrize(("lang", "context"), [("en", PHONE), ("zh", TALL)])
+def test_a_phone_held_upright_gives_the_board_s_middle_one_line(
+    browser: Any, finished: Any, lang: str, context: Any
+) -> None:
+    # the round, the hand and the wall between the side seats and the bottom seat: one line on a
+    # phone held upright (with the claimable discard drawn large it took 136 px, and the bottom
+    # seat lay that much further below the screen)
+    _, _, hands = finished
+    page, errors = open_replay(browser, finished, won(hands), lang, context)
+    page.evaluate("go(Math.min(60, replay.frames.length - 1))")
+    center = page.locator("#center")
+    ems = page.evaluate(
+        "(() => { const c = document.querySelector('#center'); return c.getBoundingClientRect().height / parseFloat(getComputedStyle(c).fontSize); })()"
+    )
+    assert ems < 2, ems  # one line (8.5 em before)
+    words = ("盘", "牌墙") if lang == "zh" else ("Hand", "Wall")
+    assert all(word in center.inner_text() for word in words)
+    # the bottom seat begins less than 1.15 screens down (1.29 at 360x640 before)
+    top = page.locator("#pos-0").bounding_box()["y"]
+    assert top < 1.15 * context["viewport"]["height"], top
+    assert errors == []
+    page.context.close()
