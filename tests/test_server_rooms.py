@@ -321,6 +321,27 @@ def test_a_disconnected_person_is_played_by_a_bot_after_the_grace_period() -> No
     assert room.seat_of(0) in game.to_act or game.is_over
 
 
+def test_a_grace_period_already_over_when_the_server_looks_is_told_at_once() -> None:
+    # Bo never came; Ann (connected) has the first discard. A loaded server first asks when to
+    # wake after Bo's grace ended: at once (his place flagged "bot playing", every page told),
+    # not at Ann's time-out 100 s on
+    limits = Limits(first_discard=100, turn=100, claim=100, grace=5, bot_delay=0, between_hands=0)
+    room = Lobby(limits).create(seed=4, bot_kind="efficiency")
+    room.join("Ann", 0)
+    room.join("Bo", 1)
+    room.add_bots("efficiency")
+    room.connect(0)
+    room.start(0.0)
+    assert room.game is not None and room.game.to_act == (room.seat_of(0),)
+    room.poll(4.9)
+    assert not room.places[1].bot_playing
+    assert room.next_wake(7.0) == pytest.approx(7.0)
+    version = room.version
+    room.poll(7.0)
+    assert room.places[1].bot_playing and room.version == version + 1
+    assert room.next_wake(7.0) == pytest.approx(100.0)  # told once: Ann's turn again
+
+
 # -- what a seat sees -------------------------------------------------------------------------
 
 

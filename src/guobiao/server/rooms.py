@@ -485,14 +485,16 @@ class Room:
 
     def _grace_ends(self, now: float) -> float | None:
         """When the next away person's grace runs out (a bot then plays for them, and everyone
-        is told): None if nobody's does later."""
+        is told): ``now`` for a grace already over but not yet told (a loaded server asked
+        after its end: waiting for the turn's time-out kept the others' pages unaware for up to
+        30 s); None if nobody is away unflagged."""
         if self.session is None or self.ended:
             return None
         ends = [
-            p.left_at + self.limits.grace
+            max(now, p.left_at + self.limits.grace)
             for p in self.places
             if p.kind == "human" and not p.bot_playing and p.connections == 0
-            if p.left_at is not None and p.left_at + self.limits.grace > now
+            if p.left_at is not None
         ]
         return min(ends) if ends else None
 
