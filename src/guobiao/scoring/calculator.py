@@ -48,10 +48,9 @@ from guobiao.core.shapes import (
 )
 from guobiao.core.tiles import TILES
 from guobiao.scoring import _fan_ids as F
+from guobiao.scoring import _suit_table
 from guobiao.scoring._fan_ids import FAN_TABLE_SIZE
-from guobiao.scoring._suit_table import HONOURS as _HONOUR_READINGS
 from guobiao.scoring._suit_table import MULTI
-from guobiao.scoring._suit_table import SUITED as _SUIT_READINGS
 from guobiao.scoring._tables import (
     EAST,
     GREEN,
@@ -87,6 +86,12 @@ _FANS_BY_NUMBER: Final[tuple[Fan | None, ...]] = (None, *Fan)
 _REF_ORDER: Final = tuple(
     t if t < 9 or t >= 27 else (t + 9 if t < 18 else t - 9) for t in range(34)
 )
+
+# The table of readings (see below), bound here rather than imported: Python 3.11 reads a name bound
+# by ``from ... import`` as a module, so that a method of it (``.get``) is looked up as an
+# attribute, a bound method made at each call.
+_SUIT_READINGS: Final[dict[int, int]] = _suit_table.SUITED
+_HONOUR_READINGS: Final[dict[int, int]] = _suit_table.HONOURS
 
 _KINDS: Final = tuple(range(34))
 _BYTE: Final = tuple(bytes((kind,)) for kind in _KINDS)  # each kind as one byte
@@ -281,20 +286,15 @@ class _Ctx:
             self.split = None
         # Whether the counts allow a special shape. They are concealed, but for 组合龙 with one
         # declared set beside it; with none declared: 七对 holds no odd count, 十三幺 and 全不靠
-        # 13 or 14 kinds, 九莲宝灯 the nine of the winning tile's suit, 组合龙 a run in each suit.
+        # single honours (a suit that splits no way: ``check``), 九莲宝灯 the nine of the winning
+        # tile's suit, 组合龙 a run in each suit. (Only a filter: each shape is then tried.)
         knit = counts >> _KNIT_AT == 3
         if melds:
             special = len(melds) == 1 and knit
-        elif knit or not standing & _ONES_ALL:
+        elif knit or check or not standing & _ONES_ALL:
             special = True
         else:
-            # the kinds held: no count is above 4 here, so its three low bits show it
-            kinds = ((standing | standing >> 1 | standing >> 2) & _ONES_ALL).bit_count()
-            special = kinds >= 13 or (
-                kinds == 9
-                and win < 27
-                and (characters, dots, bamboo)[win // 9] >> _HELD_AT & 511 == 511
-            )
+            special = win < 27 and (characters, dots, bamboo)[win // 9] >> _HELD_AT & 511 == 511
         self.special = special
         self.bits = bits  # tile classes of the whole hand, declared melds included
         self.fixed_chows = fixed_chows
@@ -1530,7 +1530,7 @@ def _tiles_shape(name: str, kinds: list[int]) -> str:
 def _special_counts(ctx: _Ctx, fixed: tuple[Meld, ...]) -> bool:
     """Whether the counts allow a special shape (read with the hand, whose melds are ``fixed``).
     They are concealed, but for 组合龙 with one declared set beside it; with none declared: 七对
-    holds no odd count, 十三幺 and 全不靠 13 or 14 kinds, 九莲宝灯 the nine of the winning tile's
+    holds no odd count, 十三幺 and 全不靠 single honours, 九莲宝灯 the nine of the winning tile's
     suit, 组合龙 a run in each suit."""
     return ctx.special
 
@@ -1690,17 +1690,18 @@ def calculate(
         # down, so their order is display order; only 明暗杠 (82, the mil profile) is out of
         # place. Each counted fan is a shared instance. (A loop, not a comprehension: that makes
         # a function and its frame each time.)
+        # The flowers last, appended before the one tuple is made.
         if best:
             numbers = [*best]
             numbers.sort()  # (in place: sorted() costs a look-up more)
             ordered: list[CountedFan] = []
             for fan in numbers:
                 ordered.append(_COUNTED[fan][best[fan]])
-            counted = tuple(ordered)
         else:
-            counted = _CHICKEN_HAND
+            ordered = [*_CHICKEN_HAND]
         if flowers:
-            counted += (_flower_fan(flowers),)
+            ordered.append(_flower_fan(flowers))
+        counted = tuple(ordered)
         if F.MELDED_AND_CONCEALED_KONG in best:
             counted = tuple(sorted(counted, key=_display_key))
         return winning_result(counted)
