@@ -143,8 +143,8 @@ class Table:
                     f"action {index} is not legal for seat {seat} now (legal: {legal})"
                 )
             game.forfeit(seat, "illegal action")
-        else:
-            game.act(seat, action)
+        else:  # one of the seat's legal actions (its mask's): not checked again
+            game.act_legal(seat, action)
         self.version += 1
         to_act = game.to_act
         return to_act[0] if to_act else -1

@@ -565,6 +565,22 @@ class Game:
             raise
         self.history.append((seat, action))
 
+    def act_legal(self, seat: int, action: Action) -> None:
+        """:meth:`act` for an action known to be one of ``legal_actions(seat)`` now (the RL
+        environment's, read off a mask filled from them): the same change of state, without
+        checking the action again. Anything else is the caller's error, and corrupts the hand."""
+        try:
+            if self.phase is _ACT:
+                self._act_own(seat, action)
+            else:
+                self._respond(seat, action)
+                if not self.to_act:
+                    self._resolve_claims()
+        except Exception:
+            self._rebuild(self.history)
+            raise
+        self.history.append((seat, action))
+
     def forfeit(self, seat: int, reason: str) -> None:
         """End the hand by ``seat``'s foul: ``reason`` is one of :data:`FORFEIT_REASONS` ("wrong
         win", "illegal action", "time-out", "crash"). The seat pays ``rules.forfeit_payment`` to
