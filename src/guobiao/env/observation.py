@@ -101,6 +101,7 @@ _ACT: Final = Phase.ACT
 _RESPOND: Final = Phase.RESPOND
 _OVER: Final = Phase.OVER
 _CHOW_KIND: Final = MeldKind.CHOW
+_PUNG_KIND: Final = MeldKind.PUNG
 _HIDDEN_KONG: Final = MeldKind.CONCEALED_KONG
 
 
@@ -500,12 +501,10 @@ class Board:
                     if count == 1:  # a kind the seat did not hold
                         kinds[kind] = 1
                     data[unseen] -= 1
+                    data[_WALL_BYTE] -= 1  # one tile drawn (flowers: the wall is read again)
                     segments = self._segments
-                    if segments is None:
-                        data[_WALL_BYTE] = game.wall_remaining
-                    else:  # Botzone: from the seat's own segment; the wall is their sum
+                    if segments is not None:  # Botzone: from the seat's own segment
                         data[_SEG_BYTE[e & 3]] = segments[e & 3]
-                        data[_WALL_BYTE] = sum(segments)
                 elif e < 0:  # a discard: ~(tile << 2 | seat), from the hand to the pool
                     a, code, at, pooled, order, u1, u2, u3, kind = _DISCARD_AT[~e]
                     count = data[at] - 1  # the discarder's unseen count does not change
@@ -528,11 +527,14 @@ class Board:
                     stale.add(e)
             if stale:  # read now, the hands have every draw and discard of the batch
                 reread = False
+                keys = self._keys
                 for a in stale:
+                    key = keys[a]
                     if not self._sync_seat(game, a, False):
                         self._sync_hand(game, a)
                         reread = True
-                    self._held_again(game.live_seat(a), a)
+                    if keys[a] != key:  # melds or flowers: the hand changed without a change entry
+                        self._held_again(game.live_seat(a), a)
                 stale.clear()
                 if reread:
                     self._sync_wall(game)  # a flower shown (1998) is a tile drawn
@@ -552,9 +554,10 @@ class Board:
         if code != self._phase:
             data[_PHASE_BYTE] = code
             self._phase = code
-        if at != self._tile_at:
-            if self._tile_at >= 0:
-                data[self._tile_at] = 0
+        old = self._tile_at
+        if at != old:
+            if old >= 0:
+                data[old] = 0
             if at >= 0:
                 data[at] = 1
             self._tile_at = at
@@ -679,29 +682,36 @@ class Board:
                 continue
             offered = meld.offered_by or 0
             at = _S_SLOTS_PUB + 16 * a + 4 * len(shown)
-            code = _KIND[kind]
+            code = _code(kind)
             buf[slot] = code
             buf[at] = code
             buf[slot + 1] = low + 1
             buf[at + 1] = low + 1
             buf[slot + 2] = offered
             buf[at + 2] = offered
-            if kind is _CHOW_KIND:
+            # the hand's counts below are its unseen counts too: a tile in a meld is one less
+            # held; the claimed tile came not from the hand but from a pool
+            if code == 1:
                 claimed = int(meld.claimed or 0)
                 buf[slot + 3] = claimed + 1
                 buf[at + 3] = claimed + 1
-                tiles: tuple[int, ...] = (low, low + 1, low + 2)
-            else:
+                for t in (low, low + 1, low + 2):
+                    buf[own + t] += 1
+                    buf[public + t] += 1
+                    buf[hand + t] -= 1
+                    buf[u1 + t] -= 1
+                    buf[u2 + t] -= 1
+                    buf[u3 + t] -= 1
+                buf[hand + claimed] += 1
+            else:  # n of the claimed tile, n - 1 of them from the hand
                 claimed = low
-                tiles = _SAME[kind][low]
-            for t in tiles:
-                buf[own + t] += 1
-                buf[public + t] += 1
-                buf[hand + t] -= 1  # its unseen count: one more in a meld, one less held
-                buf[u1 + t] -= 1
-                buf[u2 + t] -= 1
-                buf[u3 + t] -= 1
-            buf[hand + claimed] += 1  # not from the hand but from a pool
+                n = code + 1
+                buf[own + low] += n
+                buf[public + low] += n
+                buf[hand + low] -= n - 1
+                buf[u1 + low] -= n
+                buf[u2 + low] -= n
+                buf[u3 + low] -= n
             buf[unseen + claimed] -= 1
             shown.append(meld)
             slot += 4
@@ -737,7 +747,7 @@ class Board:
             for meld in new[start:4]:
                 low = meld.tile
                 kind = meld.kind
-                buf[slot] = _KIND[kind]
+                buf[slot] = _code(kind)
                 buf[slot + 1] = low + 1
                 buf[slot + 2] = meld.offered_by or 0
                 if kind is _CHOW_KIND:
@@ -768,6 +778,16 @@ class Board:
                 buf[_S_UNSEEN + b + t] -= 1
         for i, t in enumerate(pool[-DISCARD_SLOTS:]):
             buf[order + i] = t + 1
+
+
+def _code(kind: MeldKind) -> int:
+    """A meld's kind as the observation codes it (``_KIND``), by identity: an Enum's hash is a
+    Python call."""
+    if kind is _CHOW_KIND:
+        return 1
+    if kind is _PUNG_KIND:
+        return 2
+    return 4 if kind is _HIDDEN_KONG else 3
 
 
 _LOW: Final = 0 if sys.byteorder == "little" else 1
@@ -816,12 +836,6 @@ _UNSEEN_OF_SELF: Final = tuple((_S_UNSEEN + 34 * a,) for a in range(4))
 _UNSEEN_OF_OTHERS: Final = tuple(
     tuple(_S_UNSEEN + 34 * b for b in range(4) if b != a) for a in range(4)
 )
-
-
-_SAME: Final = {
-    MeldKind.PUNG: tuple((t, t, t) for t in range(34)),
-    MeldKind.KONG: tuple((t, t, t, t) for t in range(34)),
-}
 
 _EMPTY_TILES: Final = array("h", bytes(2 * (MELD_TILES - HAND)))
 _EMPTY_PLANE: Final = array("h", bytes(2 * 34))
