@@ -205,12 +205,13 @@ def undo_redo(game: Game) -> None:
 def tiles_out(game: Game) -> Counter[int]:
     """Every tile drawn so far: concealed, in melds, in the discard pools, flowers."""
     out: Counter[int] = Counter()
+    pools = game.view(0).discards  # public: every view shows the same four (check_state)
     for seat in range(4):
         hand = game.hand_of(seat)
         out.update(int(t) for t in hand.concealed)
         out.update(int(t) for m in hand.melds for t in m.tiles)
         out.update(int(t) for t in hand.flowers)
-        out.update(int(t) for t in game.view(seat).discards[seat])
+        out.update(int(t) for t in pools[seat])
     return out
 
 

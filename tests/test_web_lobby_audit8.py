@@ -256,7 +256,9 @@ SNAPSHOTS = """() => {
 
 @pytest.fixture(scope="module")
 def quick_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """A server where a session takes a minute: every turn, claim window and pause short."""
+    """A server where a session takes seconds: every turn, claim window and pause short. With a
+    person's page connected the claim window opens after every discard (a thousand or so a
+    session): it is the shortest ``guobiao serve`` takes (0.01 s)."""
     port = free_port()
     quick = 0.05
     with server(
@@ -264,7 +266,7 @@ def quick_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         port,
         turn=quick,
         first_discard=quick,
-        claim=quick,
+        claim=0.01,
         bot_delay=0,
         between_hands=quick,
         bots_between=quick,
@@ -276,7 +278,7 @@ def wait_until_over(base: str, room: str) -> None:
     deadline = time.monotonic() + 240
     while not get(base, f"/api/rooms/{room}")["ended"]:
         assert time.monotonic() < deadline, "the session did not end in four minutes"
-        time.sleep(0.5)
+        time.sleep(0.1)
 
 
 def test_play_again_after_a_practice_session_and_seats_hand_by_hand(

@@ -27,9 +27,9 @@ from guobiao.table.game import Action, ActionKind
 from test_server_e2e import open_page, post, shot
 from test_server_restart import free_port, server
 from test_web_layout import (
-    CLAIM,
     CLIPPED,
     FULL_POOLS,
+    HAND_CLAIM,
     NAMES,
     OUTSIDE,
     POND_TILES,
@@ -54,7 +54,8 @@ PASS = Action(ActionKind.PASS)
 @pytest.fixture(scope="module")
 def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     port = free_port()
-    with server(tmp_path_factory.mktemp("audit10"), port, between_hands=600, claim=CLAIM):
+    # the hands played through (seventy claim windows each) at test_web_layout's short window
+    with server(tmp_path_factory.mktemp("audit10"), port, between_hands=600, claim=HAND_CLAIM):
         yield f"http://127.0.0.1:{port}"
 
 
@@ -177,7 +178,7 @@ def test_a_hand_at_a_tablet_a_small_phone_sideways_and_a_large_screen(
         else:
             target = page.locator("#hand button.tile:not([disabled])").last
         try:
-            target.click(timeout=CLAIM * 1000 if "pass" in legal else 10_000)
+            target.click(timeout=HAND_CLAIM * 1000 if "pass" in legal else 10_000)
         except PlaywrightTimeout:  # a claim window may close first: the server passed for us
             assert "pass" in legal
         page.wait_for_function(
@@ -289,7 +290,7 @@ def test_a_win_of_ours_and_the_end_of_the_hand_at_each_size(
         elif "pass" in legal:
             # the window may close first: the server passes for us
             with contextlib.suppress(PlaywrightTimeout):
-                page.click("#actions .act-pass", timeout=CLAIM * 1000)
+                page.click("#actions .act-pass", timeout=HAND_CLAIM * 1000)
         else:
             best = now["hints"]["discards"][0]["tile"]
             page.locator(f"#hand button.tile[data-tile='{best}']").last.click()
