@@ -551,26 +551,20 @@ class Game:
                 false_win = action not in pending
         if false_win and not (action.kind is _K_WIN and self.false_wins and seat in self.to_act):
             raise IllegalActionError(self._why_illegal(seat, action, self.legal_actions(seat)))
-        try:
-            if false_win:
-                self._false_win(seat)
-            elif phase is _ACT:
-                self._act_own(seat, action)
-            else:
-                self._respond(seat, action)
-                if not self.to_act:
-                    self._resolve_claims()
-        except Exception:
-            self._rebuild(self.history)
-            raise
-        self.history.append((seat, action))
+        self._apply(seat, action, false_win)
 
     def act_legal(self, seat: int, action: Action) -> None:
         """:meth:`act` for an action known to be one of ``legal_actions(seat)`` now (the RL
         environment's, read off a mask filled from them): the same change of state, without
         checking the action again. Anything else is the caller's error, and corrupts the hand."""
+        self._apply(seat, action, False)
+
+    def _apply(self, seat: int, action: Action, false_win: bool) -> None:
+        """Apply a checked action whole, or rebuild the hand as it was and raise."""
         try:
-            if self.phase is _ACT:
+            if false_win:
+                self._false_win(seat)
+            elif self.phase is _ACT:
                 self._act_own(seat, action)
             else:
                 self._respond(seat, action)
