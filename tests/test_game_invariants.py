@@ -203,15 +203,18 @@ def undo_redo(game: Game) -> None:
 
 
 def tiles_out(game: Game) -> Counter[int]:
-    """Every tile drawn so far: concealed, in melds, in the discard pools, flowers."""
+    """Every tile drawn so far: concealed, in melds, in the discard pools, flowers (read from the
+    engine's own records, which ``hand_of`` and the views are built from: check_state compares
+    those with each other)."""
     out: Counter[int] = Counter()
-    pools = game.view(0).discards  # public: every view shows the same four (check_state)
     for seat in range(4):
-        hand = game.hand_of(seat)
-        out.update(int(t) for t in hand.concealed)
-        out.update(int(t) for m in hand.melds for t in m.tiles)
-        out.update(int(t) for t in hand.flowers)
-        out.update(int(t) for t in pools[seat])
+        st = game.live_seat(seat)
+        for t, n in enumerate(st.counts[:34]):
+            if n:
+                out[t] += n
+        out.update(int(t) for m in st.melds for t in m.tiles)
+        out.update(st.flowers)
+        out.update(st.river)
     return out
 
 

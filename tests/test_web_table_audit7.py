@@ -390,7 +390,7 @@ MOTION = """() => {
   const pool = document.querySelector('#pool-1');
   const t = tile('W5', {cls: 'last claimable'});
   pool.append(t);
-  const out = {pulse: getComputedStyle(t).animationName,
+  const out = {pulse: getComputedStyle(t, '::after').animationName,
                clock: getComputedStyle(document.querySelector('#clock .fill')).transitionDuration,
                ring: getComputedStyle(document.querySelector('#center .ring .fill')).transitionDuration,
                outline: getComputedStyle(t).outlineStyle};
@@ -426,6 +426,47 @@ def test_no_motion_for_those_who_ask_for_less(browser: Any, base_url: str) -> No
         assert found["outline"] == "solid"
         assert errors == []
         page.context.close()
+
+
+# Every animation running on the page and the properties it changes (CSS animations and
+# transitions alike).
+ANIMATED = """() => document.getAnimations().map(a => ({
+  name: a.animationName || a.transitionProperty,
+  on: a.effect.target.id || a.effect.target.className,
+  props: [...new Set(a.effect.getKeyframes().flatMap(k => Object.keys(k)))]
+    .filter(k => !['offset', 'computedOffset', 'easing', 'composite'].includes(k)),
+}))"""
+
+
+def layouts(cdp: Any) -> float:
+    """How many times the page has been laid out (Chromium's count, since ``Performance.enable``
+    on this DevTools session)."""
+    metrics = cdp.send("Performance.getMetrics")["metrics"]
+    return float(next(m["value"] for m in metrics if m["name"] == "LayoutCount"))
+
+
+def test_the_moving_parts_are_only_composited(browser: Any, base_url: str) -> None:
+    """The clocks slid by their width and the tile open to a claim pulsed by the size of its glow:
+    an idle table was laid out or painted again every frame (a quarter of a core in Chromium
+    here, a phone's battery). They now move by transform and opacity alone, which the compositor
+    draws without laying out or painting the page again; they still move."""
+    page, errors = practice_table(browser, base_url, "desktop")
+    page.evaluate("document.querySelector('#pool-1').append(tile('W5', {cls: 'last claimable'}))")
+    page.wait_for_function("document.getAnimations().length >= 2")
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("Performance.enable")
+    before = layouts(cdp)
+    time.sleep(2)
+    laid_out = layouts(cdp) - before
+    running = page.evaluate(ANIMATED)
+    names = {a["name"] for a in running}
+    assert "pulse" in names and "transform" in names, running  # the glow and your clock move
+    for animation in running:
+        assert set(animation["props"]) <= {"transform", "opacity"}, animation
+    # the countdown's seconds are the only change to lay out: once a second (120 with the width)
+    assert laid_out <= 6, laid_out
+    assert errors == []
+    page.context.close()
 
 
 # A tile's name as said aloud: in English the suit's word or the honour's name (the index "3m" was

@@ -1148,7 +1148,7 @@ function tick() {
     const seat = Number(ring.dataset.seat);
     const on = timers.turn && timers.turn.seat === seat && turnLeft !== null;
     ring.classList.toggle("on", Boolean(on));
-    ring.firstChild.style.width = on ? `${100 * turnLeft / totalFor("turn")}%` : "0%";
+    ring.firstChild.style.transform = `scaleX(${on ? Math.min(1, turnLeft / totalFor("turn")) : 0})`;
     ring.classList.toggle("urgent", Boolean(on) && turnLeft < 4);
   });
   // your own decision: its bar and words
@@ -1173,7 +1173,7 @@ function tick() {
   }
   box.className = "countdown" + (state.must_act ? " mine" : "") + (state.must_act && left !== null && left < 4 ? " urgent" : "");
   bar.classList.toggle("on", left !== null && state.must_act);
-  bar.firstChild.style.width = left === null ? "0%" : `${Math.min(100, 100 * left / total)}%`;
+  bar.firstChild.style.transform = `scaleX(${left === null ? 0 : Math.min(1, left / total)})`;
   // between hands
   const next = $("next-hand");
   if (next) {
