@@ -175,3 +175,32 @@ def test_an_arena_log_replays_and_official_initdata_may_be_a_string() -> None:
     log["initdata"] = json.dumps(log["initdata"])
     check = verify_match(log)
     assert check.ok and check.scores == (10, -30, 10, 10)
+
+
+def test_a_bot_that_answers_without_reading_its_input_is_judged_by_its_answer(
+    tmp_path: Path,
+) -> None:
+    """A program that prints its answer and ends without reading what it was sent: the arena's
+    write then met a closed pipe and called it a crash, or not, by which came first (a flaky
+    verdict under load). Botzone judges what it printed. A request larger than a pipe holds
+    makes the write meet the closed pipe every time; a program that prints nothing is still a
+    crash."""
+    answers = tmp_path / "answers.py"
+    answers.write_text(
+        "import sys\nprint('{\"response\": \"PASS\"}' if sys.argv[1:] else 'PASS')\n"
+    )
+    silent = tmp_path / "silent.py"
+    silent.write_text("pass\n")
+    request = "1 0 0 " + "x" * 200_000  # more than a pipe's buffer: the program never reads it
+    for transport in ("simple", "json", "keep"):
+        argv = [sys.executable, str(answers), *(["json"] if transport == "json" else [])]
+        bot = ExternalPlayer(argv, transport=transport, time_limit=10)
+        bot.start(0)
+        reply = bot.ask(request)
+        bot.close()
+        assert (reply.verdict, reply.response) == ("OK", "PASS"), (transport, reply)
+        mute = ExternalPlayer([sys.executable, str(silent)], transport=transport, time_limit=10)
+        mute.start(0)
+        reply = mute.ask(request)
+        mute.close()
+        assert (reply.verdict, reply.response) == ("RE", None), (transport, reply)

@@ -284,10 +284,18 @@ class ExternalPlayer:
     def _write(self, text: str, *, close: bool) -> None:
         proc = self._proc
         assert proc is not None and proc.stdin is not None
-        proc.stdin.write(text.encode("utf-8"))
-        proc.stdin.flush()
-        if close:
-            proc.stdin.close()
+        try:
+            proc.stdin.write(text.encode("utf-8"))
+            proc.stdin.flush()
+            if close:
+                proc.stdin.close()
+        except BrokenPipeError:
+            # The program closed its input before reading all of it (or ended): what it printed
+            # is still its answer, as on Botzone, which judges the output. (This was a crash,
+            # depending on whether the write or the program's end came first.) A program that
+            # printed nothing is a crash when its output ends.
+            with contextlib.suppress(OSError):
+                proc.stdin.close()
 
     def _read_line(self, deadline: float) -> str | None:
         """The next line the program prints (None at the end of its output) before ``deadline``."""
@@ -360,7 +368,7 @@ class ExternalPlayer:
         except _Timeout:
             self.close()
             return Reply("TLE", None, _ms(started))
-        except OSError:  # cannot start it, or it closed its input (BrokenPipeError)
+        except OSError:  # cannot start it
             self.close()
             return Reply("RE", None, _ms(started))
         finally:
