@@ -91,6 +91,7 @@ class Stats:
     sessions: int = 0
     rooms: int = 0
     abandoned: int = 0
+    stale: int = 0  # answers that came after their decision closed: refused, as for any slow client
     memory: list[tuple[float, float]] = field(default_factory=list)  # (when, MiB resident)
 
     def error(self, text: str) -> None:
@@ -238,13 +239,16 @@ class Player:
         self.sent_at: float | None = None
         self.pending: asyncio.Task[None] | None = None
 
-    async def act(self, ws: ClientConnection, legal: list[str]) -> None:
+    async def act(self, ws: ClientConnection, decision: int, legal: list[str]) -> None:
         await asyncio.sleep(self.rng.uniform(*self.think))
         action = "win" if "win" in legal else self.rng.choice(legal)
         self.sent_at = time.perf_counter()
         self.stats.actions += 1
         try:
-            await ws.send(json.dumps({"type": "action", "action": action}))
+            # the decision answered, as the pages send it: an answer that arrives after the
+            # table moved on (a claim window closed) is refused as stale, never misapplied
+            message = {"type": "action", "action": action, "decision": decision}
+            await ws.send(json.dumps(message))
         except ConnectionClosed:  # the table left the room (--churn) or the run stopped
             self.sent_at = None
 
@@ -255,7 +259,10 @@ class Player:
             self.stats.messages += 1
             message = json.loads(raw)
             kind = message["type"]
-            if kind == "error":
+            if kind == "error" and message.get("code") == "stale":
+                self.stats.stale += 1  # the state now follows; it is answered as any other
+                self.sent_at = None
+            elif kind == "error":
                 self.stats.error(f"error message: {message}")
             elif kind == "state":
                 if self.sent_at is not None:
@@ -271,7 +278,9 @@ class Player:
                 ):
                     self.answered = decision
                     legal = message["view"]["legal_actions"]
-                    self.pending = asyncio.get_running_loop().create_task(self.act(ws, legal))
+                    self.pending = asyncio.get_running_loop().create_task(
+                        self.act(ws, decision, legal)
+                    )
             elif kind == "session_end":
                 session_over.set()
                 return
@@ -457,6 +466,7 @@ def run_load(
         "sessions": stats.sessions,
         "actions": stats.actions,
         "actions_per_s": round(stats.actions / elapsed, 1),
+        "stale": stats.stale,
         "messages": stats.messages,
         "messages_per_s": round(stats.messages / elapsed, 1),
         "warmup_s": warmup,
@@ -526,7 +536,7 @@ def main() -> None:
             f"{report['rooms']} rooms, {report['abandoned']} abandoned, "
             f"{report['sessions']} sessions finished; load average {report['load_average']}"
         )
-        print(f"errors: {report['errors']}")
+        print(f"answers refused as late (stale): {report['stale']}; errors: {report['errors']}")
         for sample in report["error_samples"]:
             print("  ", sample)
     sys.exit(1 if report["errors"] else 0)

@@ -55,3 +55,14 @@ def test_fifty_tables_play_without_errors(capsys: pytest.CaptureFixture[str]) ->
     assert report["latency_ms"]["p50"] > 0
     memory = report["memory"]
     assert memory["samples"] and memory["max_mib"] >= memory["start_mib"] > 0
+
+
+def test_answers_after_the_claim_window_are_refused_as_late_not_misapplied() -> None:
+    """Players slower than the 1 s claim window: their answers to a closed window carry its
+    decision, the server refuses them as ``stale`` and sends the state now, which they answer;
+    none is applied to a decision they have not seen (that was an ``illegal_action`` error)."""
+    module = load_module()
+    report = module.run_load(tables=4, duration=8, think=(0.9, 1.4), warmup=0)
+    assert report["errors"] == 0, report["error_samples"]
+    assert report["stale"] > 0  # the windows closed before some answers came
+    assert report["actions"] > report["stale"]  # and play went on
