@@ -16,8 +16,11 @@ Measured, for ``--duration`` seconds: the latency of every action (from sending 
 the next ``state`` message on that socket: the server validated it, applied it, saved the room
 and published the new views), as p50/p95/p99/max, after ``--warmup`` seconds (5: the burst of
 creating every room and dealing every first hand at once) and over every action; actions and messages per second; hands played;
-and errors: any ``error`` message, refused HTTP request, socket closed by the server or client
-exception. A healthy run has zero errors. The server's stderr is kept in the report on failure.
+and errors: any ``error`` message but ``stale``, refused HTTP request, socket closed by the server
+or client exception. A healthy run has zero errors. Each action carries the ``decision`` it
+answers: one that arrives after its claim window closed (a loaded machine) is refused ``stale``
+and counted as such (``stale``), and the player answers the state that follows. The server's
+stderr is kept in the report on failure.
 
 The soak test (docs/web.md, Soak test) is the same run, long, with rooms coming and going:
 
