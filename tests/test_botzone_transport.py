@@ -204,3 +204,23 @@ def test_a_bot_that_answers_without_reading_its_input_is_judged_by_its_answer(
         reply = mute.ask(request)
         mute.close()
         assert (reply.verdict, reply.response) == ("RE", None), (transport, reply)
+
+
+def test_a_kept_bot_that_closed_its_input_is_still_judged_by_its_answers(tmp_path: Path) -> None:
+    """A keep-running program that closes its input and goes on answering: the arena closed its
+    end of the pipe at the broken write, and the next turn's write to it raised (a traceback out
+    of the arena); each turn is judged by what the program prints."""
+    closer = tmp_path / "closer.py"
+    closer.write_text(
+        "import os, sys, time\n"
+        "sys.stdin.readline(); sys.stdin.readline()\n"
+        "os.close(0)\n"
+        "for _ in range(3):\n"
+        "    print('PASS'); print('>>>BOTZONE_REQUEST_KEEP_RUNNING<<<', flush=True)\n"
+        "    time.sleep(0.2)\n"
+    )
+    bot = ExternalPlayer([sys.executable, str(closer)], transport="keep", time_limit=10)
+    bot.start(0)
+    replies = [bot.ask(request) for request in ("1 0 0", "2 0 " + "x" * 200_000, "3 0")]
+    bot.close()
+    assert [(r.verdict, r.response) for r in replies] == [("OK", "PASS")] * 3, replies

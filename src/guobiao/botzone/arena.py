@@ -284,6 +284,8 @@ class ExternalPlayer:
     def _write(self, text: str, *, close: bool) -> None:
         proc = self._proc
         assert proc is not None and proc.stdin is not None
+        if proc.stdin.closed:  # a kept program that closed its input at an earlier turn (below)
+            return  # nothing reaches it: its output is judged as it comes
         try:
             proc.stdin.write(text.encode("utf-8"))
             proc.stdin.flush()
