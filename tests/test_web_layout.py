@@ -264,6 +264,27 @@ def decision_now(page: Any) -> dict[str, Any]:
     return now
 
 
+# Whether the decision ``d`` is behind us: the hand over, or no longer ours to answer.
+MOVED_ON = f"d => {OVER} || !state.must_act || state.decision !== d"
+
+
+def click_answer(page: Any, target: Any, now: dict[str, Any], claim: float) -> bool:
+    """Click ``target`` to answer the decision ``now``; whether it was answered. A claim's
+    window may close before the click lands (a loaded machine): the server passed for us
+    (False). Our turn waits for us (the turn clock is LONG's 600 s), so a turn that has moved
+    on was answered by our click, whatever the click reported: under load Playwright has timed
+    out a click that the page took (the CI's failure: the drawn tile discarded 0.35 s after the
+    turn came, the hand played out to its end, and the click still waiting for that tile)."""
+    legal: list[str] = now["legal"]
+    try:  # a claim's window is short; a discard waits for us (a loaded machine is slow)
+        target.click(timeout=claim * 1000 if "pass" in legal else 10_000)
+    except PlaywrightTimeout:
+        if "pass" in legal:
+            return False
+        assert page.evaluate(MOVED_ON, now["decision"]), f"could not click {legal}"
+    return True
+
+
 def play_hand(
     page: Any, device: str, sizes: tuple[str, ...] = ("desktop",), claim: float = CLAIM
 ) -> int:
@@ -301,13 +322,8 @@ def play_hand(
             target = page.locator("#hand button.tile.drawn")
         else:
             target = page.locator("#hand button.tile:not([disabled])").last
-        try:  # a claim's window is short; a discard waits for us (a loaded machine is slow)
-            target.click(timeout=claim * 1000 if "pass" in legal else 10_000)
-        except PlaywrightTimeout:  # a claim window may close first: the server passed for us
-            assert "pass" in legal, f"{size}: could not click {legal}"
-        page.wait_for_function(
-            f"d => {OVER} || !state.must_act || state.decision !== d", arg=now["decision"]
-        )
+        click_answer(page, target, now, claim)
+        page.wait_for_function(MOVED_ON, arg=now["decision"])
     raise AssertionError("the hand did not end")
 
 
@@ -366,15 +382,9 @@ def to_mid_hand(page: Any, claim: float = CLAIM) -> bool:
             target = page.locator("#hand button.tile.drawn")
         else:
             target = page.locator("#hand button.tile:not([disabled])").last
-        try:
-            target.click(timeout=claim * 1000 if "pass" in legal else 10_000)
-        except PlaywrightTimeout:  # the window closed first: the server passed for us
-            assert "pass" in legal, legal
-            if chow:
-                return False
-        page.wait_for_function(
-            f"d => {OVER} || !state.must_act || state.decision !== d", arg=now["decision"]
-        )
+        if not click_answer(page, target, now, claim) and chow:
+            return False
+        page.wait_for_function(MOVED_ON, arg=now["decision"])
     return False
 
 
