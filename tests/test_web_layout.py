@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from playwright.sync_api import TimeoutError as PlaywrightTimeout
+from playwright.sync_api import Error as PlaywrightError
 
 from test_server_e2e import SHOTS, open_page, post, shot
 from test_server_restart import free_port, server
@@ -269,16 +269,21 @@ MOVED_ON = f"d => {OVER} || !state.must_act || state.decision !== d"
 
 
 def click_answer(page: Any, target: Any, now: dict[str, Any], claim: float) -> bool:
-    """Click ``target`` to answer the decision ``now``; whether it was answered. A claim's
-    window may close before the click lands (a loaded machine): the server passed for us
-    (False). Our turn waits for us (the turn clock is LONG's 600 s), so a turn that has moved
-    on was answered by our click, whatever the click reported: under load Playwright has timed
-    out a click that the page took (the CI's failure: the drawn tile discarded 0.35 s after the
-    turn came, the hand played out to its end, and the click still waiting for that tile)."""
+    """Click ``target`` (a locator) to answer the decision ``now``; whether it was answered.
+
+    The element is taken once and clicked as it is: a locator's click that the page had taken
+    can be retried by Playwright under load (the element drawn anew by the state the click
+    brought), and the retry waited for the next element the locator named and clicked that, a
+    turn later (the CI's failure: the next turn's drawn tile discarded 0.3 s after the turn came,
+    before the test had clicked, and the test's own click then waited for a tile no longer
+    there). A claim's window may close before the click lands (a loaded machine): the server
+    passed for us (False). Our turn waits for us (the turn clock is LONG's 600 s), so a turn that
+    has moved on when the click fails was answered by it; one that has not is a failure."""
     legal: list[str] = now["legal"]
-    try:  # a claim's window is short; a discard waits for us (a loaded machine is slow)
-        target.click(timeout=claim * 1000 if "pass" in legal else 10_000)
-    except PlaywrightTimeout:
+    wait = claim * 1000 if "pass" in legal else 10_000  # a claim's window is short
+    try:
+        target.element_handle(timeout=wait).click(timeout=wait)
+    except PlaywrightError:  # a time-out, or the element gone (drawn anew) during the click
         if "pass" in legal:
             return False
         assert page.evaluate(MOVED_ON, now["decision"]), f"could not click {legal}"
