@@ -12,6 +12,7 @@ docs/screenshot-table.png (the README's: mid-hand, our turn), -table-desktop.png
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -278,16 +279,23 @@ def click_answer(page: Any, target: Any, now: dict[str, Any], claim: float) -> b
     before the test had clicked, and the test's own click then waited for a tile no longer
     there). A claim's window may close before the click lands (a loaded machine): the server
     passed for us (False). Our turn waits for us (the turn clock is LONG's 600 s), so a turn that
-    has moved on when the click fails was answered by it; one that has not is a failure."""
+    has moved on when the click fails was answered by it; while the decision is still the same
+    (its element drawn anew by a state for the same turn) the element is taken again; a turn
+    that has not moved on in the time allowed is a failure."""
     legal: list[str] = now["legal"]
     wait = claim * 1000 if "pass" in legal else 10_000  # a claim's window is short
-    try:
-        target.element_handle(timeout=wait).click(timeout=wait)
-    except PlaywrightError:  # a time-out, or the element gone (drawn anew) during the click
-        if "pass" in legal:
-            return False
-        assert page.evaluate(MOVED_ON, now["decision"]), f"could not click {legal}"
-    return True
+    deadline = time.monotonic() + wait / 1000
+    while True:
+        try:
+            target.element_handle(timeout=wait).click(timeout=wait)
+            return True
+        except PlaywrightError:  # a time-out, or the element gone (drawn anew) during the click
+            if page.evaluate(MOVED_ON, now["decision"]):
+                return "pass" not in legal  # our turn moved on by our click; a claim: unknown
+            if time.monotonic() > deadline:  # still this decision: the click never landed
+                assert "pass" in legal, f"could not click {legal}"
+                return False
+            # the same decision, its element drawn anew (a state for the same turn): again
 
 
 def play_hand(
