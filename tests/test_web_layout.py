@@ -142,7 +142,12 @@ def hand_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 
 def practice_table(
-    browser: Any, base_url: str, size: str, lang: str = "en", seed: int = SEED
+    browser: Any,
+    base_url: str,
+    size: str,
+    lang: str = "en",
+    seed: int = SEED,
+    motion: str = "reduce",
 ) -> tuple[Any, list[str]]:
     made = post(base_url, "/api/rooms", {"player": "Ann", "practice": True, "seed": seed})
     post(
@@ -157,6 +162,7 @@ def practice_table(
         viewport=VIEWPORTS[size],
         is_mobile=phone,
         has_touch=phone,
+        reduced_motion=motion,
     )
     page.wait_for_selector("#hand button.tile:not([disabled])")
     return page, errors
