@@ -26,13 +26,12 @@ if os.environ.get("CI"):
 
 
 # The files that take longest, longest first (seconds summed over their tests in a CI run, under
-# two workers). WAITING files mostly wait (a browser, a table's clocks: about a fifth of their
-# time is CPU); COMPUTING files keep a core busy. scripts/test runs four pytest-xdist workers on
-# the two cores, each file in one worker (--dist loadfile) in this order (--no-loadscope-reorder):
-# the two kinds taken in turn, so that two files wait while two compute, and the longest start
-# first, so that no long file is left to run alone at the end (xdist's own order, by number of
-# tests, left the browser files to the end). A file not named here starts after these, in the
-# usual order; naming it only changes when it starts.
+# two workers). WAITING files drive a browser or wait on a table's clocks; COMPUTING files play
+# games or score hands. scripts/test runs each file in one pytest-xdist worker (--dist loadfile)
+# in this order (--no-loadscope-reorder): the two kinds taken in turn, and the longest first, so
+# that no long file is left to run alone at the end (xdist's own order, by number of tests, left
+# the browser files to the end). A file not named here starts after these, in the usual order;
+# naming it only changes when it starts.
 WAITING = (
     "test_web_layout.py",  # 178 s
     "test_web_table_audit10.py",
