@@ -42,10 +42,6 @@ def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 
 def open_page(browser: Any, url: str, **context: Any) -> tuple[Any, list[str]]:
-    # The pages as those who ask for less motion see them, unless a test says otherwise (the
-    # tests of the clocks' and the glow's motion do): the same layout, without the animations an
-    # idle table runs (four fifths of what headless Chromium spends on it, on the suite's cores).
-    context.setdefault("reduced_motion", "reduce")
     page = browser.new_context(**context).new_page()
     errors: list[str] = []
     page.on("pageerror", lambda err: errors.append(str(err)))

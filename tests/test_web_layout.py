@@ -142,12 +142,7 @@ def hand_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 
 def practice_table(
-    browser: Any,
-    base_url: str,
-    size: str,
-    lang: str = "en",
-    seed: int = SEED,
-    motion: str = "reduce",
+    browser: Any, base_url: str, size: str, lang: str = "en", seed: int = SEED
 ) -> tuple[Any, list[str]]:
     made = post(base_url, "/api/rooms", {"player": "Ann", "practice": True, "seed": seed})
     post(
@@ -162,7 +157,6 @@ def practice_table(
         viewport=VIEWPORTS[size],
         is_mobile=phone,
         has_touch=phone,
-        reduced_motion=motion,
     )
     page.wait_for_selector("#hand button.tile:not([disabled])")
     return page, errors

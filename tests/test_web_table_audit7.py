@@ -450,7 +450,7 @@ def test_the_moving_parts_are_only_composited(browser: Any, base_url: str) -> No
     an idle table was laid out or painted again every frame (a quarter of a core in Chromium
     here, a phone's battery). They now move by transform and opacity alone, which the compositor
     draws without laying out or painting the page again; they still move."""
-    page, errors = practice_table(browser, base_url, "desktop", motion="no-preference")
+    page, errors = practice_table(browser, base_url, "desktop")
     page.evaluate("document.querySelector('#pool-1').append(tile('W5', {cls: 'last claimable'}))")
     cdp = page.context.new_cdp_session(page)
     cdp.send("Performance.enable")
